@@ -1,0 +1,9 @@
+//! hermes-acp: a coding agent served over the Agent Client Protocol (ACP v1).
+//!
+//! Data flows one way: `acp` (protocol) → `session` (per-session owners) → `agent` (the turn
+//! loop) → `llm` (providers) / `tools` (the toolset) → `store` (SQLite). `config` is read once at
+//! start; `transcript` is the shared message model. See ARCHITECTURE.md for the code map.
+#![deny(clippy::print_stdout)]
+
+pub mod tools;
+pub mod transcript;

@@ -1,0 +1,92 @@
+//! The approval seam: tools ask before running a dangerous command or editing a file, and an
+//! `Approver` answers. The editor bridge implements it with `session/request_permission`; the
+//! model can never approve its own action. Without a bridge, `DenyAll` refuses everything.
+
+use std::path::PathBuf;
+
+use futures::future::BoxFuture;
+use serde_json::Value;
+
+/// What a tool wants to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ApprovalRequest {
+    /// A shell command that matched a dangerous pattern.
+    Command {
+        command: String,
+        /// Human description of the danger, e.g. "recursive delete".
+        description: String,
+        /// The pattern key remembered by "allow for session".
+        pattern_key: String,
+    },
+    /// A file edit, with whole-file texts for the diff.
+    Edit {
+        tool: &'static str,
+        path: PathBuf,
+        old_text: Option<String>,
+        new_text: String,
+        arguments: Value,
+    },
+}
+
+/// The user's answer (or why there was none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ApprovalDecision {
+    AllowOnce,
+    /// Allow this pattern (commands) or all edits (files) for the rest of the session.
+    AllowSession,
+    /// Allow this command in this project from now on (persisted).
+    AllowAlways,
+    Deny,
+    DenyAlways,
+    /// Nobody answered in time: treated as a denial, reported as a timeout.
+    TimedOut,
+    /// The turn was cancelled while waiting.
+    Cancelled,
+}
+
+impl ApprovalDecision {
+    pub fn is_allowed(self) -> bool {
+        matches!(
+            self,
+            ApprovalDecision::AllowOnce | ApprovalDecision::AllowSession | ApprovalDecision::AllowAlways
+        )
+    }
+}
+
+/// Answers approval requests for one turn.
+pub trait Approver: Send + Sync {
+    /// `call_id` is the tool call the request belongs to (its card is already announced).
+    fn request<'a>(
+        &'a self,
+        call_id: &'a str,
+        request: ApprovalRequest,
+    ) -> BoxFuture<'a, ApprovalDecision>;
+}
+
+/// Refuses everything: the safe default when no editor can be asked.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct DenyAll;
+
+impl Approver for DenyAll {
+    fn request<'a>(
+        &'a self,
+        _call_id: &'a str,
+        _request: ApprovalRequest,
+    ) -> BoxFuture<'a, ApprovalDecision> {
+        Box::pin(async { ApprovalDecision::Deny })
+    }
+}
+
+/// Allows everything (yolo mode, and tests that are not about approvals).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct AllowAll;
+
+impl Approver for AllowAll {
+    fn request<'a>(
+        &'a self,
+        _call_id: &'a str,
+        _request: ApprovalRequest,
+    ) -> BoxFuture<'a, ApprovalDecision> {
+        Box::pin(async { ApprovalDecision::AllowOnce })
+    }
+}

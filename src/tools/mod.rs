@@ -1,0 +1,114 @@
+//! The coding toolset the model can call: the `Tool` trait, the per-call `ToolContext`, the
+//! registry that yields schemas and dispatches calls, and one file per tool. Tools never know
+//! about ACP: editor features reach them through the `Approver` and `FileSystem` seams.
+
+pub mod approval;
+pub mod approver;
+pub mod fs;
+pub mod output;
+pub mod patch;
+pub mod process;
+pub mod read_file;
+pub mod redact;
+pub mod registry;
+pub mod search_files;
+pub mod state;
+pub mod terminal;
+pub mod todo;
+pub mod workspace;
+pub mod write_file;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+pub use approver::{ApprovalDecision, ApprovalRequest, Approver, DenyAll};
+pub use fs::{FileSystem, LocalFs};
+pub use registry::ToolRegistry;
+pub use state::SessionToolState;
+pub use workspace::Workspace;
+
+/// A tool the model can call. Implementations live one per file in this module.
+pub trait Tool: Send + Sync {
+    /// The name the model calls it by (matches Hermes exactly).
+    fn name(&self) -> &'static str;
+    /// The description sent to the model.
+    fn description(&self) -> String;
+    /// The JSON Schema of the arguments (`{"type": "object", ...}`), exactly as Hermes sends it.
+    fn parameters(&self) -> Value;
+    /// An interactive tool runs alone, never concurrently with other calls of the same response.
+    fn interactive(&self) -> bool {
+        false
+    }
+    /// Runs the call. Failures are reported as an error `ToolOutput`, never as a panic.
+    fn run<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput>;
+}
+
+/// Everything a tool call may use. Built per call by the agent loop.
+#[derive(Clone)]
+pub struct ToolContext {
+    pub session_id: String,
+    /// The provider's tool-call id (or one we minted); lets approvals point at the right card.
+    pub call_id: String,
+    pub workspace: Arc<Workspace>,
+    pub cancel: CancellationToken,
+    pub approver: Arc<dyn Approver>,
+    pub fs: Arc<dyn FileSystem>,
+    pub state: Arc<SessionToolState>,
+}
+
+/// A file change a tool made (or proposes), with whole-file texts so the editor can render a diff.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileChange {
+    pub path: PathBuf,
+    /// `None` when the file did not exist before.
+    pub old_text: Option<String>,
+    /// `None` when the file was deleted.
+    pub new_text: Option<String>,
+}
+
+/// What the editor should show for a finished call, beyond the raw result.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum ToolDisplay {
+    #[default]
+    None,
+    /// Files written, patched, added, deleted or moved.
+    Changes(Vec<FileChange>),
+    /// A shell command with its (already truncated) output.
+    Terminal { command: String, output: String, exit_code: Option<i64> },
+}
+
+/// The result of a tool call: what the model sees plus what the editor renders.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutput {
+    /// The text sent back to the model (usually a JSON object serialised as text).
+    pub content: String,
+    pub is_error: bool,
+    pub display: ToolDisplay,
+}
+
+impl ToolOutput {
+    /// A successful result whose content is the given JSON value.
+    pub fn json(value: Value) -> ToolOutput {
+        ToolOutput { content: value.to_string(), is_error: false, display: ToolDisplay::None }
+    }
+
+    /// A failed call: `{"error": "<message>"}` for the model.
+    pub fn error(message: impl Into<String>) -> ToolOutput {
+        let value = serde_json::json!({ "error": message.into() });
+        ToolOutput { content: value.to_string(), is_error: true, display: ToolDisplay::None }
+    }
+
+    /// A result whose JSON carries an error field but which still has content worth showing.
+    pub fn json_error(value: Value) -> ToolOutput {
+        ToolOutput { content: value.to_string(), is_error: true, display: ToolDisplay::None }
+    }
+
+    pub fn with_display(mut self, display: ToolDisplay) -> ToolOutput {
+        self.display = display;
+        self
+    }
+}

@@ -1,0 +1,1 @@
+//! The `patch` tool (filled in with the toolset).

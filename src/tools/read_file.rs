@@ -1,0 +1,1 @@
+//! The `read_file` tool (filled in with the toolset).

@@ -1,0 +1,120 @@
+//! The tool registry: holds the session's tools sorted by name (as Hermes sends them), yields the
+//! schemas for the model, and dispatches one call. Dispatch turns every failure mode — malformed
+//! JSON arguments, an unknown tool, a panicking tool — into an error result for the model, then
+//! caps and redacts the output before anyone sees it.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+
+use futures::FutureExt;
+use serde_json::{Value, json};
+
+use super::{Tool, ToolContext, ToolOutput, output, redact};
+
+/// The tools available to one session.
+#[derive(Clone, Default)]
+pub struct ToolRegistry {
+    tools: Vec<Arc<dyn Tool>>,
+}
+
+impl ToolRegistry {
+    pub fn new(mut tools: Vec<Arc<dyn Tool>>) -> ToolRegistry {
+        tools.sort_by(|a, b| a.name().cmp(b.name()));
+        tools.dedup_by(|a, b| a.name() == b.name());
+        ToolRegistry { tools }
+    }
+
+    /// The built-in coding toolset.
+    pub fn builtin() -> ToolRegistry {
+        ToolRegistry::new(vec![])
+    }
+
+    /// Adds tools (MCP, memory…) keeping the name order.
+    pub fn extend(&mut self, more: Vec<Arc<dyn Tool>>) {
+        let mut all = std::mem::take(&mut self.tools);
+        all.extend(more);
+        *self = ToolRegistry::new(all);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Arc<dyn Tool>> {
+        self.tools.iter().find(|t| t.name() == name)
+    }
+
+    pub fn tools(&self) -> impl Iterator<Item = &Arc<dyn Tool>> {
+        self.tools.iter()
+    }
+
+    /// OpenAI-style function schemas, sorted by name.
+    pub fn schemas(&self) -> Vec<Value> {
+        self.tools
+            .iter()
+            .map(|tool| {
+                json!({
+                    "type": "function",
+                    "function": {
+                        "name": tool.name(),
+                        "description": tool.description(),
+                        "parameters": tool.parameters(),
+                    }
+                })
+            })
+            .collect()
+    }
+
+    /// Whether a call to `name` must run alone.
+    pub fn is_interactive(&self, name: &str) -> bool {
+        self.get(name).is_some_and(|t| t.interactive())
+    }
+
+    /// Runs one call. Never panics and never fails: errors become error results.
+    pub async fn dispatch(&self, ctx: &ToolContext, name: &str, raw_arguments: &str) -> ToolOutput {
+        let Some(tool) = self.get(name) else {
+            return ToolOutput::error(format!("Unknown tool: {name}"));
+        };
+        let args = match parse_arguments(raw_arguments) {
+            Ok(args) => args,
+            Err(message) => return ToolOutput::error(message),
+        };
+        let run = AssertUnwindSafe(tool.run(ctx, args)).catch_unwind();
+        let mut out = match run.await {
+            Ok(out) => out,
+            Err(panic) => {
+                let reason = panic_message(&panic);
+                tracing::error!(tool = name, %reason, "tool panicked");
+                ToolOutput::error(format!("Tool execution failed: {name} panicked: {reason}"))
+            }
+        };
+        out.content = output::cap(&redact::redact(&out.content), output::MAX_RESULT_CHARS);
+        out
+    }
+}
+
+/// Parses the model's argument text. Empty text means no arguments.
+pub fn parse_arguments(raw: &str) -> Result<Value, String> {
+    if raw.trim().is_empty() {
+        return Ok(json!({}));
+    }
+    match serde_json::from_str::<Value>(raw) {
+        Ok(value @ Value::Object(_)) => Ok(value),
+        Ok(other) => Err(format!("Invalid tool arguments: expected a JSON object, got {other}")),
+        Err(e) => Err(format!("Invalid JSON in tool arguments: {e}")),
+    }
+}
+
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = panic.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = panic.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    }
+}

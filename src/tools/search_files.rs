@@ -1,0 +1,1 @@
+//! The `search_files` tool (filled in with the toolset).

@@ -1,0 +1,1 @@
+//! The `terminal` tool (filled in with the toolset).

@@ -1,0 +1,1 @@
+//! The `write_file` tool (filled in with the toolset).
