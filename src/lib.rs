@@ -5,5 +5,13 @@
 //! start; `transcript` is the shared message model. See ARCHITECTURE.md for the code map.
 #![deny(clippy::print_stdout)]
 
+pub mod acp;
+pub mod agent;
+pub mod app;
+pub mod cli;
+pub mod config;
+pub mod llm;
+pub mod session;
+pub mod store;
 pub mod tools;
 pub mod transcript;

@@ -1,1 +1,58 @@
-fn main() {}
+//! The `hermes-acp` binary: parses the command line, sends logs to stderr (stdout carries only
+//! protocol frames), and runs the server, the configuration check or the setup wizard.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+/// A coding agent for editors, speaking the Agent Client Protocol on stdin/stdout.
+#[derive(Debug, Parser)]
+#[command(name = "hermes-acp", version, about, long_about = None)]
+struct Cli {
+    /// `acp` is accepted (and ignored) because launchers pass it.
+    #[arg(value_parser = ["acp"])]
+    command: Option<String>,
+    /// Check configuration, provider reachability and the database, print a one-line verdict.
+    #[arg(long, conflicts_with = "setup")]
+    check: bool,
+    /// Interactive provider and model setup (needs a terminal).
+    #[arg(long)]
+    setup: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_tracing();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            tracing::error!("cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if cli.check {
+        return runtime.block_on(hermes_acp::cli::check::run());
+    }
+    if cli.setup {
+        return runtime.block_on(hermes_acp::cli::setup::run());
+    }
+    match runtime.block_on(hermes_acp::app::serve()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!("{e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Logs go to stderr only; the level comes from `RUST_LOG` (default: info for us, warn else).
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("hermes_acp=info,warn"));
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(filter)
+        .with_target(false)
+        .with_ansi(false)
+        .init();
+}

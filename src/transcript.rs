@@ -39,9 +39,13 @@ impl Role {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Part {
-    Text { text: String },
+    Text {
+        text: String,
+    },
     /// An image as a `data:` URL or a remote URL.
-    Image { url: String },
+    Image {
+        url: String,
+    },
 }
 
 /// A function call the model asked for. `arguments` is the raw JSON text the model produced.
@@ -72,6 +76,10 @@ pub struct Message {
     /// For `Role::Tool`: whether the result is an error.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub is_error: bool,
+    /// Data for the editor, never sent to the model (e.g. how a tool result is rendered, so a
+    /// replay shows the same card as the live turn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<serde_json::Value>,
 }
 
 impl Message {
@@ -93,8 +101,16 @@ impl Message {
 
     pub fn text(role: Role, text: impl Into<String>) -> Message {
         let text = text.into();
-        let parts = if text.is_empty() { Vec::new() } else { vec![Part::Text { text }] };
-        Message { role: Some(role), parts, ..Message::default() }
+        let parts = if text.is_empty() {
+            Vec::new()
+        } else {
+            vec![Part::Text { text }]
+        };
+        Message {
+            role: Some(role),
+            parts,
+            ..Message::default()
+        }
     }
 
     pub fn tool_result(call: &ToolCall, content: String, is_error: bool) -> Message {

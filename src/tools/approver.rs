@@ -56,11 +56,7 @@ impl ApprovalDecision {
 /// Answers approval requests for one turn.
 pub trait Approver: Send + Sync {
     /// `call_id` is the tool call the request belongs to (its card is already announced).
-    fn request<'a>(
-        &'a self,
-        call_id: &'a str,
-        request: ApprovalRequest,
-    ) -> BoxFuture<'a, ApprovalDecision>;
+    fn request<'a>(&'a self, call_id: &'a str, request: ApprovalRequest) -> BoxFuture<'a, ApprovalDecision>;
 }
 
 /// Refuses everything: the safe default when no editor can be asked.
@@ -68,11 +64,7 @@ pub trait Approver: Send + Sync {
 pub struct DenyAll;
 
 impl Approver for DenyAll {
-    fn request<'a>(
-        &'a self,
-        _call_id: &'a str,
-        _request: ApprovalRequest,
-    ) -> BoxFuture<'a, ApprovalDecision> {
+    fn request<'a>(&'a self, _call_id: &'a str, _request: ApprovalRequest) -> BoxFuture<'a, ApprovalDecision> {
         Box::pin(async { ApprovalDecision::Deny })
     }
 }
@@ -82,11 +74,7 @@ impl Approver for DenyAll {
 pub struct AllowAll;
 
 impl Approver for AllowAll {
-    fn request<'a>(
-        &'a self,
-        _call_id: &'a str,
-        _request: ApprovalRequest,
-    ) -> BoxFuture<'a, ApprovalDecision> {
+    fn request<'a>(&'a self, _call_id: &'a str, _request: ApprovalRequest) -> BoxFuture<'a, ApprovalDecision> {
         Box::pin(async { ApprovalDecision::AllowOnce })
     }
 }

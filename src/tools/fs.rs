@@ -12,11 +12,7 @@ pub trait FileSystem: Send + Sync {
     /// The editor's view of a text file (including unsaved edits), or `None` to read the disk.
     fn read_text<'a>(&'a self, path: &'a Path) -> BoxFuture<'a, Option<io::Result<String>>>;
     /// Writes through the editor, or `None` to write the disk.
-    fn write_text<'a>(
-        &'a self,
-        path: &'a Path,
-        content: &'a str,
-    ) -> BoxFuture<'a, Option<io::Result<()>>>;
+    fn write_text<'a>(&'a self, path: &'a Path, content: &'a str) -> BoxFuture<'a, Option<io::Result<()>>>;
 }
 
 /// Plain disk access: never handles anything, so tools use their own disk code.
@@ -28,11 +24,7 @@ impl FileSystem for LocalFs {
         Box::pin(async { None })
     }
 
-    fn write_text<'a>(
-        &'a self,
-        _path: &'a Path,
-        _content: &'a str,
-    ) -> BoxFuture<'a, Option<io::Result<()>>> {
+    fn write_text<'a>(&'a self, _path: &'a Path, _content: &'a str) -> BoxFuture<'a, Option<io::Result<()>>> {
         Box::pin(async { None })
     }
 }

@@ -78,7 +78,11 @@ pub enum ToolDisplay {
     /// Files written, patched, added, deleted or moved.
     Changes(Vec<FileChange>),
     /// A shell command with its (already truncated) output.
-    Terminal { command: String, output: String, exit_code: Option<i64> },
+    Terminal {
+        command: String,
+        output: String,
+        exit_code: Option<i64>,
+    },
 }
 
 /// The result of a tool call: what the model sees plus what the editor renders.
@@ -93,22 +97,82 @@ pub struct ToolOutput {
 impl ToolOutput {
     /// A successful result whose content is the given JSON value.
     pub fn json(value: Value) -> ToolOutput {
-        ToolOutput { content: value.to_string(), is_error: false, display: ToolDisplay::None }
+        ToolOutput {
+            content: value.to_string(),
+            is_error: false,
+            display: ToolDisplay::None,
+        }
     }
 
     /// A failed call: `{"error": "<message>"}` for the model.
     pub fn error(message: impl Into<String>) -> ToolOutput {
         let value = serde_json::json!({ "error": message.into() });
-        ToolOutput { content: value.to_string(), is_error: true, display: ToolDisplay::None }
+        ToolOutput {
+            content: value.to_string(),
+            is_error: true,
+            display: ToolDisplay::None,
+        }
     }
 
     /// A result whose JSON carries an error field but which still has content worth showing.
     pub fn json_error(value: Value) -> ToolOutput {
-        ToolOutput { content: value.to_string(), is_error: true, display: ToolDisplay::None }
+        ToolOutput {
+            content: value.to_string(),
+            is_error: true,
+            display: ToolDisplay::None,
+        }
     }
 
     pub fn with_display(mut self, display: ToolDisplay) -> ToolOutput {
         self.display = display;
         self
     }
+}
+
+/// Serialises what a tool result displays, for the stored history (so a replay renders the
+/// same card as the live turn). `None` when there is nothing beyond the text.
+pub fn display_meta(display: &ToolDisplay) -> Option<Value> {
+    match display {
+        ToolDisplay::None => None,
+        ToolDisplay::Changes(changes) => Some(serde_json::json!({
+            "changes": changes
+                .iter()
+                .map(|c| serde_json::json!({"path": c.path, "old_text": c.old_text, "new_text": c.new_text}))
+                .collect::<Vec<_>>()
+        })),
+        ToolDisplay::Terminal {
+            command,
+            output,
+            exit_code,
+        } => Some(serde_json::json!({
+            "terminal": {"command": command, "output": output, "exit_code": exit_code}
+        })),
+    }
+}
+
+/// The inverse of [`display_meta`].
+pub fn display_from_meta(meta: Option<&Value>) -> ToolDisplay {
+    let Some(meta) = meta else { return ToolDisplay::None };
+    if let Some(changes) = meta.get("changes").and_then(Value::as_array) {
+        return ToolDisplay::Changes(
+            changes
+                .iter()
+                .filter_map(|c| {
+                    Some(FileChange {
+                        path: PathBuf::from(c.get("path")?.as_str()?),
+                        old_text: c.get("old_text").and_then(Value::as_str).map(str::to_string),
+                        new_text: c.get("new_text").and_then(Value::as_str).map(str::to_string),
+                    })
+                })
+                .collect(),
+        );
+    }
+    if let Some(t) = meta.get("terminal") {
+        return ToolDisplay::Terminal {
+            command: t.get("command").and_then(Value::as_str).unwrap_or_default().to_string(),
+            output: t.get("output").and_then(Value::as_str).unwrap_or_default().to_string(),
+            exit_code: t.get("exit_code").and_then(Value::as_i64),
+        };
+    }
+    ToolDisplay::None
 }

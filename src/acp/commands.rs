@@ -1,0 +1,193 @@
+//! Slash commands answered locally, before the model (reference §1.13): advertised with
+//! `available_commands_update`, replied to as agent message chunks. An unknown `/word` is not a
+//! command: it goes to the model as ordinary text.
+
+use agent_client_protocol::v1::schema::{
+    AvailableCommand, AvailableCommandInput, AvailableCommandsUpdate, SessionUpdate, UnstructuredCommandInput,
+};
+
+use super::state::AcpState;
+use crate::session::Session;
+use crate::transcript::Role;
+
+struct Command {
+    name: &'static str,
+    advertised: &'static str,
+    help: &'static str,
+    hint: Option<&'static str>,
+}
+
+const COMMANDS: &[Command] = &[
+    Command {
+        name: "help",
+        advertised: "List available commands",
+        help: "Show available commands",
+        hint: None,
+    },
+    Command {
+        name: "model",
+        advertised: "Show current model and provider, or switch models",
+        help: "Show or change current model",
+        hint: Some("model name to switch to"),
+    },
+    Command {
+        name: "tools",
+        advertised: "List available tools with descriptions",
+        help: "List available tools",
+        hint: None,
+    },
+    Command {
+        name: "context",
+        advertised: "Show conversation message counts by role",
+        help: "Show conversation context info",
+        hint: None,
+    },
+    Command {
+        name: "reset",
+        advertised: "Clear conversation history",
+        help: "Clear conversation history",
+        hint: None,
+    },
+    Command {
+        name: "version",
+        advertised: "Show Hermes version",
+        help: "Show Hermes version",
+        hint: None,
+    },
+];
+
+/// The `available_commands_update` sent after new/load/resume/fork.
+pub fn available_commands_update() -> SessionUpdate {
+    let commands = COMMANDS
+        .iter()
+        .map(|c| {
+            let cmd = AvailableCommand::new(c.name, c.advertised);
+            match c.hint {
+                Some(hint) => cmd.input(AvailableCommandInput::Unstructured(UnstructuredCommandInput::new(hint))),
+                None => cmd,
+            }
+        })
+        .collect();
+    SessionUpdate::AvailableCommandsUpdate(AvailableCommandsUpdate::new(commands))
+}
+
+/// Runs `text` as a slash command. `None` when it is not one of ours (send it to the model).
+pub async fn handle(state: &AcpState, session: &Session, text: &str) -> Option<String> {
+    let rest = text.strip_prefix('/')?;
+    let mut words = rest.splitn(2, char::is_whitespace);
+    let name = words.next()?.to_ascii_lowercase();
+    let args = words.next().unwrap_or("").trim();
+    let reply = match name.as_str() {
+        "help" => help(),
+        "model" => model(state, session, args).await,
+        "tools" => tools(state),
+        "context" => context(state, session).await,
+        "reset" => match state.manager.reset(session).await {
+            Ok(()) => "Conversation history cleared.".to_string(),
+            Err(e) => format!("Error executing /reset: {e}"),
+        },
+        "version" => format!("Hermes Agent (hermes-acp) v{}", env!("CARGO_PKG_VERSION")),
+        _ => return None,
+    };
+    Some(reply)
+}
+
+fn help() -> String {
+    let mut out = String::from("Available commands:\n\n");
+    for c in COMMANDS {
+        out.push_str(&format!("  /{:<10}  {}\n", c.name, c.help));
+    }
+    out.push_str("\nUnrecognized /commands are sent to the model as normal messages.");
+    out
+}
+
+async fn model(state: &AcpState, session: &Session, args: &str) -> String {
+    let provider = state
+        .manager
+        .provider()
+        .map(|(s, _)| s.id.clone())
+        .unwrap_or_else(|_| "auto".into());
+    if args.is_empty() {
+        return format!("Current model: {}\nProvider: {provider}", session.settings().model);
+    }
+    match state.manager.set_model(session, args).await {
+        Ok(()) => format!("Model switched to: {args}\nProvider: {provider}"),
+        Err(e) => format!("Error executing /model: {e}"),
+    }
+}
+
+fn tools(state: &AcpState) -> String {
+    let registry = state.manager.tools();
+    if registry.is_empty() {
+        return "No tools available.".into();
+    }
+    let mut out = format!("Available tools ({}):", registry.len());
+    for tool in registry.tools() {
+        let desc = tool.description();
+        let desc = if desc.chars().count() > 80 {
+            format!("{}...", desc.chars().take(77).collect::<String>())
+        } else {
+            desc
+        };
+        out.push_str(&format!("\n  {}: {desc}", tool.name()));
+    }
+    out
+}
+
+async fn context(state: &AcpState, session: &Session) -> String {
+    let history = session.history().await;
+    if history.is_empty() {
+        return "Conversation is empty (no messages yet).".into();
+    }
+    let count = |role: Role| history.iter().filter(|m| m.role() == role).count();
+    let chars: usize = history
+        .iter()
+        .map(|m| m.text_content().len() + m.tool_calls.iter().map(|c| c.arguments.len()).sum::<usize>())
+        .sum();
+    let used = chars / 4;
+    let window = state.manager.config().file.context_length.unwrap_or(256_000) as usize;
+    let settings = session.settings();
+    let provider = state
+        .manager
+        .provider()
+        .map(|(s, _)| s.id.clone())
+        .unwrap_or_else(|_| "auto".into());
+    format!(
+        "Conversation: {} messages\n  user: {}, assistant: {}, tool: {}, system: {}\nModel: {}\nProvider: {provider}\nContext usage: ~{} / {} tokens ({:.1}%)",
+        history.len(),
+        count(Role::User),
+        count(Role::Assistant),
+        count(Role::Tool),
+        count(Role::System),
+        settings.model,
+        thousands(used),
+        thousands(window),
+        used as f64 * 100.0 / window.max(1) as f64
+    )
+}
+
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_lists_every_command_and_thousands_group() {
+        let text = help();
+        assert!(text.starts_with("Available commands:\n\n  /help        Show available commands\n"));
+        assert!(text.ends_with("Unrecognized /commands are sent to the model as normal messages."));
+        assert_eq!(thousands(1234567), "1,234,567");
+        assert_eq!(thousands(12), "12");
+    }
+}

@@ -1,0 +1,163 @@
+//! The event bridge: turns a running turn's `AgentEvent`s into `session/update` notifications,
+//! in order, as they happen. It remembers which cards are open so that every card that started
+//! also ends — a cancel, a provider error or a panic closes the rest as failed before the
+//! prompt responds. Completions are paired by call id; when an event lacks one, the oldest open
+//! card of that tool name is used (the reference's FIFO rule).
+
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use agent_client_protocol::Client;
+use agent_client_protocol::v1::ConnectionTo;
+use agent_client_protocol::v1::schema::{
+    ContentBlock, ContentChunk, Notice, NoticeSeverity, SessionId, SessionNotification, SessionUpdate,
+};
+use serde_json::Value;
+
+use super::cards;
+use crate::agent::{AgentEvent, EventSink};
+
+/// Open cards of one turn.
+#[derive(Default)]
+struct OpenCards {
+    by_name: HashMap<String, VecDeque<String>>,
+    args: HashMap<String, (String, Value)>,
+}
+
+/// Sends a turn's events to the editor.
+pub struct AcpEventSink {
+    cx: ConnectionTo<Client>,
+    session_id: SessionId,
+    cwd: PathBuf,
+    notices: bool,
+    open: Mutex<OpenCards>,
+}
+
+impl AcpEventSink {
+    pub fn new(cx: ConnectionTo<Client>, session_id: &str, cwd: PathBuf, notices: bool) -> AcpEventSink {
+        AcpEventSink {
+            cx,
+            session_id: SessionId::new(session_id),
+            cwd,
+            notices,
+            open: Mutex::new(OpenCards::default()),
+        }
+    }
+
+    pub fn send(&self, update: SessionUpdate) {
+        if let Err(e) = self
+            .cx
+            .send_notification(SessionNotification::new(self.session_id.clone(), update))
+        {
+            tracing::debug!(error = %e, "could not send session/update (connection closing?)");
+        }
+    }
+
+    /// Sends an agent text chunk (slash-command replies, notices without notice support).
+    pub fn say(&self, text: &str) {
+        self.send(SessionUpdate::AgentMessageChunk(ContentChunk::new(ContentBlock::from(
+            text.to_string(),
+        ))));
+    }
+
+    /// Closes every card still open as failed, with `reason`.
+    pub fn close_open_cards(&self, reason: &str) {
+        let open = std::mem::take(&mut *self.open.lock().unwrap_or_else(|p| p.into_inner()));
+        let mut ids: Vec<String> = open.args.into_keys().collect();
+        ids.sort();
+        for id in ids {
+            self.send(cards::abandoned(&id, reason));
+        }
+    }
+
+    fn open_card(&self, call_id: &str, name: &str, args: &Value) {
+        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        open.by_name
+            .entry(name.to_string())
+            .or_default()
+            .push_back(call_id.to_string());
+        open.args.insert(call_id.to_string(), (name.to_string(), args.clone()));
+    }
+
+    /// The card a completion closes: its own id when open, else the oldest open card of `name`.
+    fn take_card(&self, call_id: &str, name: &str) -> Option<String> {
+        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        let id = if open.args.contains_key(call_id) {
+            call_id.to_string()
+        } else {
+            open.by_name.get(name).and_then(|q| q.front().cloned())?
+        };
+        open.args.remove(&id);
+        if let Some(queue) = open.by_name.get_mut(name) {
+            queue.retain(|x| *x != id);
+            if queue.is_empty() {
+                open.by_name.remove(name);
+            }
+        }
+        Some(id)
+    }
+}
+
+impl EventSink for AcpEventSink {
+    fn emit(&self, event: AgentEvent) {
+        match event {
+            AgentEvent::Text(text) => self.send(SessionUpdate::AgentMessageChunk(ContentChunk::new(
+                ContentBlock::from(text),
+            ))),
+            AgentEvent::Thought(text) => self.send(SessionUpdate::AgentThoughtChunk(ContentChunk::new(
+                ContentBlock::from(text),
+            ))),
+            AgentEvent::ToolStarted {
+                call_id,
+                name,
+                arguments,
+            } => {
+                self.open_card(&call_id, &name, &arguments);
+                self.send(cards::start(&call_id, &name, &arguments, &self.cwd));
+            }
+            AgentEvent::ToolRunning { call_id, .. } => self.send(cards::running(&call_id)),
+            AgentEvent::ToolFinished {
+                call_id,
+                name,
+                arguments,
+                output,
+                duration,
+            } => {
+                let Some(id) = self.take_card(&call_id, &name) else {
+                    tracing::warn!(call_id, name, "completion for a card that is not open");
+                    return;
+                };
+                tracing::debug!(
+                    call_id = id,
+                    name,
+                    ms = duration.as_millis() as u64,
+                    error = output.is_error,
+                    "tool finished"
+                );
+                for update in cards::finish(&id, &name, &arguments, &output) {
+                    self.send(update);
+                }
+            }
+            AgentEvent::Retrying(notice) => {
+                let text = format!(
+                    "provider busy ({}), retrying in {:.0} s (attempt {} of {})",
+                    notice.reason,
+                    notice.delay.as_secs_f64().ceil(),
+                    notice.retry + 1,
+                    notice.max_retries + 1
+                );
+                if self.notices {
+                    self.send(SessionUpdate::Notice(Notice::new(
+                        NoticeSeverity::Warning,
+                        format!("{} {text}", notice.provider),
+                    )));
+                } else {
+                    self.send(SessionUpdate::AgentThoughtChunk(ContentChunk::new(ContentBlock::from(
+                        format!("{text}\n"),
+                    ))));
+                }
+            }
+        }
+    }
+}

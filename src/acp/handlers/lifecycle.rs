@@ -1,0 +1,98 @@
+//! `initialize`, `authenticate` and `logout`.
+
+use agent_client_protocol::Error;
+use agent_client_protocol::schema::ProtocolVersion;
+use agent_client_protocol::v1::schema::{
+    AgentCapabilities, AuthMethod, AuthMethodAgent, AuthMethodTerminal, AuthenticateRequest, AuthenticateResponse,
+    Implementation, InitializeRequest, InitializeResponse, LogoutResponse, McpCapabilities, PromptCapabilities,
+    SessionCapabilities, SessionCloseCapabilities, SessionDeleteCapabilities, SessionForkCapabilities,
+    SessionListCapabilities, SessionResumeCapabilities,
+};
+
+use crate::acp::errors::{invalid_params, provider_error};
+use crate::acp::state::AcpState;
+use crate::llm::LlmError;
+
+/// The id of the terminal auth method (runs `hermes-acp --setup`).
+pub const SETUP_METHOD: &str = "hermes-setup";
+/// The agent auth method id used when no provider is configured yet.
+pub const CONFIG_METHOD: &str = "hermes-config";
+
+/// Remembers the client's capabilities and describes ours truthfully.
+pub fn initialize(state: &AcpState, req: InitializeRequest) -> InitializeResponse {
+    tracing::info!(
+        client = req.client_info.as_ref().map(|c| c.name.as_str()).unwrap_or("unknown"),
+        fs_read = req.client_capabilities.fs.read_text_file,
+        terminal = req.client_capabilities.terminal,
+        "initialize"
+    );
+    let terminal_auth = req.client_capabilities.auth.terminal;
+    state.set_client_caps(req.client_capabilities);
+    let capabilities = AgentCapabilities::new()
+        .load_session(true)
+        .prompt_capabilities(PromptCapabilities::new().image(true).embedded_context(true))
+        .mcp_capabilities(McpCapabilities::new())
+        .session_capabilities(
+            SessionCapabilities::new()
+                .list(SessionListCapabilities::new())
+                .resume(SessionResumeCapabilities::new())
+                .close(SessionCloseCapabilities::new())
+                .delete(SessionDeleteCapabilities::new())
+                .fork(SessionForkCapabilities::new()),
+        );
+    let mut methods = vec![agent_method(state)];
+    if terminal_auth {
+        methods.push(AuthMethod::Terminal(
+            AuthMethodTerminal::new(SETUP_METHOD, "Configure a provider")
+                .args(vec!["--setup".to_string()])
+                .description("Open hermes-acp's interactive provider and model setup in a terminal.".to_string()),
+        ));
+    }
+    InitializeResponse::new(ProtocolVersion::V1)
+        .agent_capabilities(capabilities)
+        .auth_methods(methods)
+        .agent_info(Implementation::new("hermes-acp", env!("CARGO_PKG_VERSION")).title("Hermes (Rust)".to_string()))
+}
+
+fn agent_method(state: &AcpState) -> AuthMethod {
+    match state.manager.provider() {
+        Ok((settings, _)) => AuthMethod::Agent(
+            AuthMethodAgent::new(settings.id.clone(), format!("{} runtime credentials", settings.id)).description(
+                format!(
+                    "Use the {} provider configured in HERMES_HOME ({}).",
+                    settings.id, settings.base_url
+                ),
+            ),
+        ),
+        Err(_) => AuthMethod::Agent(AuthMethodAgent::new(CONFIG_METHOD, "Hermes configuration").description(
+            "Use the provider configured in HERMES_HOME/.env and config.yaml (none is configured yet).".to_string(),
+        )),
+    }
+}
+
+/// Succeeds only when the chosen method's provider is configured and answers.
+pub async fn authenticate(state: &AcpState, req: AuthenticateRequest) -> Result<AuthenticateResponse, Error> {
+    let method = req.method_id.0.trim().to_ascii_lowercase();
+    let (settings, provider) = match state.manager.provider() {
+        Ok(p) => p,
+        Err(e) => return Err(Error::new(Error::auth_required().code, e.to_string())),
+    };
+    if method != settings.id && method != CONFIG_METHOD && method != SETUP_METHOD {
+        return Err(invalid_params(format!(
+            "unknown auth method '{method}'; this agent offers '{}'",
+            settings.id
+        )));
+    }
+    match provider.list_models().await {
+        Ok(_) => Ok(AuthenticateResponse::new()),
+        // A provider without a /models endpoint is still reachable.
+        Err(LlmError::Status { status: 404 | 405, .. }) => Ok(AuthenticateResponse::new()),
+        Err(e) => Err(provider_error(&e)),
+    }
+}
+
+/// Credentials live in the user's HERMES_HOME/.env, which we never delete; nothing to forget.
+pub fn logout(state: &AcpState) -> Result<LogoutResponse, Error> {
+    tracing::info!(home = %state.manager.config().home.display(), "logout: credentials stay in HERMES_HOME/.env; nothing cached to forget");
+    Ok(LogoutResponse::new())
+}

@@ -1,0 +1,124 @@
+//! `session/prompt` and `session/cancel`. The prompt handler only starts a tokio task: the turn
+//! streams its updates from there, may await the editor (permissions, files, terminals), and
+//! answers the prompt last, after every update of the turn. `session/cancel` and
+//! `$/cancel_request` both cancel the running turn, which then answers `cancelled`.
+
+use std::sync::Arc;
+
+use agent_client_protocol::v1::schema::{
+    PromptRequest, PromptResponse, SessionInfoUpdate, SessionUpdate, StopReason, Usage,
+};
+use agent_client_protocol::v1::{ConnectionTo, Responder};
+use agent_client_protocol::{Client, Error};
+
+use crate::acp::commands;
+use crate::acp::convert;
+use crate::acp::errors::to_rpc;
+use crate::acp::events::AcpEventSink;
+use crate::acp::state::AcpState;
+use crate::agent::{self, Sink};
+use crate::session::{Session, TurnSeams};
+use crate::store::{iso8601, now_ms};
+use crate::tools::{DenyAll, LocalFs};
+
+/// Starts the turn on its own task and returns at once.
+pub fn start_prompt(
+    state: Arc<AcpState>,
+    req: PromptRequest,
+    responder: Responder<PromptResponse>,
+    cx: ConnectionTo<Client>,
+) {
+    let rpc_cancel = responder.cancellation();
+    tokio::spawn(async move {
+        let result = run(&state, req, &cx, rpc_cancel).await;
+        if let Err(e) = responder.respond_with_result(result) {
+            tracing::debug!(error = %e, "could not answer session/prompt");
+        }
+    });
+}
+
+async fn run(
+    state: &AcpState,
+    req: PromptRequest,
+    cx: &ConnectionTo<Client>,
+    rpc_cancel: agent_client_protocol::RequestCancellation,
+) -> Result<PromptResponse, Error> {
+    let session = state.manager.get_or_restore(&req.session_id.0).await.map_err(to_rpc)?;
+    let sink = Arc::new(AcpEventSink::new(
+        cx.clone(),
+        &session.id,
+        session.settings().cwd,
+        state.supports_notices(),
+    ));
+    if let Some(text) = convert::plain_text(&req.prompt)
+        && let Some(reply) = commands::handle(state, &session, &text).await
+    {
+        sink.say(&reply);
+        return Ok(PromptResponse::new(StopReason::EndTurn));
+    }
+    let Some(user) = convert::prompt_to_message(&req.prompt, &session.settings().cwd) else {
+        return Ok(PromptResponse::new(StopReason::EndTurn));
+    };
+    let seams = TurnSeams {
+        events: sink.clone() as Sink,
+        approver: Arc::new(DenyAll),
+        fs: Arc::new(LocalFs),
+    };
+    let turn = state.manager.run_prompt(&session, user, seams);
+    tokio::pin!(turn);
+    let result = tokio::select! {
+        result = &mut turn => result,
+        _ = rpc_cancel.cancelled() => {
+            session.cancel();
+            turn.await
+        }
+    };
+    let outcome = match result {
+        Ok(outcome) => outcome,
+        Err(e) => {
+            sink.close_open_cards("The turn failed before this tool call finished.");
+            tracing::warn!(session = %session.id, error = %e, "prompt failed");
+            return Err(to_rpc(e));
+        }
+    };
+    let stop = match outcome.stop {
+        agent::StopReason::EndTurn => StopReason::EndTurn,
+        agent::StopReason::MaxTokens => StopReason::MaxTokens,
+        agent::StopReason::MaxTurnRequests => StopReason::MaxTurnRequests,
+        agent::StopReason::Cancelled => StopReason::Cancelled,
+    };
+    if stop == StopReason::Cancelled {
+        sink.close_open_cards("Cancelled by the user.");
+    } else {
+        sink.close_open_cards("The turn ended before this tool call finished.");
+        announce_title(state, &session, &sink).await;
+    }
+    let u = outcome.usage;
+    let usage = Usage::new(u.total(), u.input_tokens, u.output_tokens)
+        .thought_tokens(Some(u.reasoning_tokens).filter(|n| *n > 0))
+        .cached_read_tokens(Some(u.cache_read_tokens).filter(|n| *n > 0));
+    Ok(PromptResponse::new(stop).usage(usage))
+}
+
+/// After the first turn: a short title, stored and announced (a user's own title is kept).
+async fn announce_title(state: &AcpState, session: &Session, sink: &AcpEventSink) {
+    match state.manager.auto_title(session).await {
+        Ok(Some(title)) => sink.send(SessionUpdate::SessionInfoUpdate(
+            SessionInfoUpdate::new().title(title).updated_at(iso8601(now_ms())),
+        )),
+        Ok(None) => {}
+        Err(e) => tracing::warn!(error = %e, "could not save the session title"),
+    }
+}
+
+/// `session/cancel`: cancels the session's running turn (an unknown or idle session is a no-op,
+/// as notifications have no answer).
+pub fn cancel(state: &AcpState, session_id: &str) {
+    match state.manager.get(session_id) {
+        Some(session) => {
+            let was_running = session.cancel();
+            tracing::info!(session = session_id, was_running, "cancel");
+        }
+        None => tracing::debug!(session = session_id, "cancel for a session that is not live"),
+    }
+}

@@ -1,0 +1,172 @@
+//! Session lifecycle methods: new, load (with replay), resume (without), fork, list, close,
+//! delete. Unknown ids are a JSON-RPC "resource not found" error, never a silent `{}`.
+
+use std::path::Path;
+
+use agent_client_protocol::v1::schema::{
+    CloseSessionRequest, CloseSessionResponse, DeleteSessionRequest, DeleteSessionResponse, ForkSessionRequest,
+    ForkSessionResponse, ListSessionsRequest, ListSessionsResponse, LoadSessionRequest, LoadSessionResponse, McpServer,
+    NewSessionRequest, NewSessionResponse, ResumeSessionRequest, ResumeSessionResponse, SessionInfo,
+    SessionNotification,
+};
+use agent_client_protocol::v1::{ConnectionTo, Responder};
+use agent_client_protocol::{Client, Error};
+
+use super::super::commands;
+use crate::acp::errors::to_rpc;
+use crate::acp::options::{config_options, mode_state};
+use crate::acp::replay;
+use crate::acp::state::AcpState;
+use crate::session::{Session, SessionError};
+
+fn log_mcp(servers: &[McpServer]) {
+    if !servers.is_empty() {
+        tracing::info!(
+            count = servers.len(),
+            "the editor passed MCP servers; this build does not connect to MCP servers"
+        );
+    }
+}
+
+/// Sends the response, then the updates that must follow it (available commands).
+fn respond_then<T: agent_client_protocol::JsonRpcResponse>(
+    responder: Responder<T>,
+    result: Result<T, Error>,
+    cx: &ConnectionTo<Client>,
+    session: Option<&Session>,
+) {
+    let ok = result.is_ok();
+    if let Err(e) = responder.respond_with_result(result) {
+        tracing::debug!(error = %e, "could not send a response");
+        return;
+    }
+    if ok && let Some(session) = session {
+        let update = commands::available_commands_update();
+        if let Err(e) = cx.send_notification(SessionNotification::new(session.id.clone(), update)) {
+            tracing::debug!(error = %e, "could not send available commands");
+        }
+    }
+}
+
+pub async fn new_session(
+    state: &AcpState,
+    req: NewSessionRequest,
+    responder: Responder<NewSessionResponse>,
+    cx: ConnectionTo<Client>,
+) {
+    log_mcp(&req.mcp_servers);
+    let session = match state.manager.create(&req.cwd).await {
+        Ok(s) => s,
+        Err(e) => return respond_then(responder, Err(to_rpc(e)), &cx, None),
+    };
+    tracing::info!(session = %session.id, cwd = %req.cwd.display(), "session created");
+    let response = NewSessionResponse::new(session.id.clone())
+        .modes(mode_state(&state.manager, &session))
+        .config_options(config_options(&state.manager, &session).await);
+    respond_then(responder, Ok(response), &cx, Some(&session));
+}
+
+async fn restore(state: &AcpState, id: &str, cwd: &Path) -> Result<std::sync::Arc<Session>, SessionError> {
+    if !cwd.is_absolute() {
+        return Err(SessionError::InvalidCwd(cwd.display().to_string()));
+    }
+    let session = state.manager.get_or_restore(id).await?;
+    state.manager.update_cwd(&session, cwd).await?;
+    Ok(session)
+}
+
+pub async fn load_session(
+    state: &AcpState,
+    req: LoadSessionRequest,
+    responder: Responder<LoadSessionResponse>,
+    cx: ConnectionTo<Client>,
+) {
+    log_mcp(&req.mcp_servers);
+    let session = match restore(state, &req.session_id.0, &req.cwd).await {
+        Ok(s) => s,
+        Err(e) => return respond_then(responder, Err(to_rpc(e)), &cx, None),
+    };
+    // The whole history goes out before the response (ACP requires it).
+    let history = session.history().await;
+    let cwd = session.settings().cwd;
+    for update in replay::updates(&history, &cwd) {
+        if let Err(e) = cx.send_notification(SessionNotification::new(session.id.clone(), update)) {
+            tracing::debug!(error = %e, "replay interrupted");
+            break;
+        }
+    }
+    let response = LoadSessionResponse::new()
+        .modes(mode_state(&state.manager, &session))
+        .config_options(config_options(&state.manager, &session).await);
+    respond_then(responder, Ok(response), &cx, Some(&session));
+}
+
+pub async fn resume_session(
+    state: &AcpState,
+    req: ResumeSessionRequest,
+    responder: Responder<ResumeSessionResponse>,
+    cx: ConnectionTo<Client>,
+) {
+    log_mcp(&req.mcp_servers);
+    let session = match restore(state, &req.session_id.0, &req.cwd).await {
+        Ok(s) => s,
+        Err(e) => return respond_then(responder, Err(to_rpc(e)), &cx, None),
+    };
+    let response = ResumeSessionResponse::new()
+        .modes(mode_state(&state.manager, &session))
+        .config_options(config_options(&state.manager, &session).await);
+    respond_then(responder, Ok(response), &cx, Some(&session));
+}
+
+pub async fn fork_session(
+    state: &AcpState,
+    req: ForkSessionRequest,
+    responder: Responder<ForkSessionResponse>,
+    cx: ConnectionTo<Client>,
+) {
+    log_mcp(&req.mcp_servers);
+    let session = match state.manager.fork(&req.session_id.0, &req.cwd).await {
+        Ok(s) => s,
+        Err(e) => return respond_then(responder, Err(to_rpc(e)), &cx, None),
+    };
+    let response = ForkSessionResponse::new(session.id.clone())
+        .modes(mode_state(&state.manager, &session))
+        .config_options(config_options(&state.manager, &session).await);
+    respond_then(responder, Ok(response), &cx, Some(&session));
+}
+
+pub async fn list_sessions(state: &AcpState, req: ListSessionsRequest) -> Result<ListSessionsResponse, Error> {
+    let (summaries, next) = state
+        .manager
+        .list(req.cwd.as_deref(), req.cursor)
+        .await
+        .map_err(to_rpc)?;
+    let sessions = summaries
+        .into_iter()
+        .map(|s| SessionInfo::new(s.id, s.cwd).title(s.title).updated_at(s.updated_at))
+        .collect();
+    Ok(ListSessionsResponse::new(sessions).next_cursor(next))
+}
+
+pub async fn close_session(state: &AcpState, req: CloseSessionRequest) -> Result<CloseSessionResponse, Error> {
+    let id = req.session_id.0.to_string();
+    if !state.manager.close(&id) {
+        // Not live: fine if it exists in the store (nothing to free), an error otherwise.
+        let known = state
+            .manager
+            .store()
+            .load_session(&id)
+            .await
+            .map_err(|e| to_rpc(e.into()))?
+            .is_some();
+        if !known {
+            return Err(to_rpc(SessionError::NotFound(id)));
+        }
+    }
+    Ok(CloseSessionResponse::new())
+}
+
+pub async fn delete_session(state: &AcpState, req: DeleteSessionRequest) -> Result<DeleteSessionResponse, Error> {
+    state.manager.delete(&req.session_id.0).await.map_err(to_rpc)?;
+    Ok(DeleteSessionResponse::new())
+}

@@ -1,0 +1,80 @@
+//! `session/set_config_option` and `session/set_mode`: work at any time (also mid-turn),
+//! persist per session, and announce the change with `config_option_update` /
+//! `current_mode_update`.
+
+use agent_client_protocol::v1::ConnectionTo;
+use agent_client_protocol::v1::schema::{
+    ConfigOptionUpdate, CurrentModeUpdate, SessionNotification, SessionUpdate, SetSessionConfigOptionRequest,
+    SetSessionConfigOptionResponse, SetSessionModeRequest, SetSessionModeResponse,
+};
+use agent_client_protocol::{Client, Error};
+
+use crate::acp::errors::{invalid_params, to_rpc};
+use crate::acp::options::{MODE_OPTION, MODEL_OPTION, config_options};
+use crate::acp::state::AcpState;
+use crate::session::Session;
+
+pub async fn set_config_option(
+    state: &AcpState,
+    req: SetSessionConfigOptionRequest,
+    cx: ConnectionTo<Client>,
+) -> Result<SetSessionConfigOptionResponse, Error> {
+    let session = state.manager.get_or_restore(&req.session_id.0).await.map_err(to_rpc)?;
+    let Some(value) = req.value.as_value_id().map(|v| v.0.to_string()) else {
+        return Err(invalid_params(format!(
+            "config option '{}' takes a value id, not a boolean",
+            req.config_id.0
+        )));
+    };
+    match &*req.config_id.0 {
+        MODEL_OPTION => state.manager.set_model(&session, &value).await.map_err(to_rpc)?,
+        MODE_OPTION => {
+            state.manager.set_mode(&session, &value).await.map_err(to_rpc)?;
+            notify(
+                &cx,
+                &session,
+                SessionUpdate::CurrentModeUpdate(CurrentModeUpdate::new(value.clone())),
+            );
+        }
+        other => {
+            return Err(invalid_params(format!(
+                "unknown config option '{other}'; this agent offers '{MODEL_OPTION}' and '{MODE_OPTION}'"
+            )));
+        }
+    }
+    let options = config_options(&state.manager, &session).await;
+    notify(
+        &cx,
+        &session,
+        SessionUpdate::ConfigOptionUpdate(ConfigOptionUpdate::new(options.clone())),
+    );
+    Ok(SetSessionConfigOptionResponse::new(options))
+}
+
+pub async fn set_mode(
+    state: &AcpState,
+    req: SetSessionModeRequest,
+    cx: ConnectionTo<Client>,
+) -> Result<SetSessionModeResponse, Error> {
+    let session = state.manager.get_or_restore(&req.session_id.0).await.map_err(to_rpc)?;
+    let mode = req.mode_id.0.to_string();
+    state.manager.set_mode(&session, &mode).await.map_err(to_rpc)?;
+    notify(
+        &cx,
+        &session,
+        SessionUpdate::CurrentModeUpdate(CurrentModeUpdate::new(mode)),
+    );
+    let options = config_options(&state.manager, &session).await;
+    notify(
+        &cx,
+        &session,
+        SessionUpdate::ConfigOptionUpdate(ConfigOptionUpdate::new(options)),
+    );
+    Ok(SetSessionModeResponse::new())
+}
+
+fn notify(cx: &ConnectionTo<Client>, session: &Session, update: SessionUpdate) {
+    if let Err(e) = cx.send_notification(SessionNotification::new(session.id.clone(), update)) {
+        tracing::debug!(error = %e, "could not send session/update");
+    }
+}

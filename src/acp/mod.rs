@@ -1,0 +1,19 @@
+//! The protocol layer: the only module that knows ACP. It builds the `Agent.v1()` handler set,
+//! converts prompts, bridges agent events to `session/update`s, renders tool cards, replays
+//! history and maps errors. Handlers only book-keep and hand work to tokio tasks; nothing here
+//! awaits the editor inside the SDK's dispatch loop.
+
+mod cards;
+mod commands;
+pub mod convert;
+mod errors;
+mod events;
+mod handlers;
+mod options;
+pub mod render;
+mod replay;
+mod server;
+mod state;
+
+pub use server::{agent, serve_stdio};
+pub use state::AcpState;

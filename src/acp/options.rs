@@ -1,0 +1,43 @@
+//! The session's model and mode as ACP `configOptions` (category `model` / `mode`) and as the
+//! older `modes` state, built from the session's current settings.
+
+use agent_client_protocol::v1::schema::{
+    SessionConfigOption, SessionConfigOptionCategory, SessionConfigSelectOption, SessionMode, SessionModeState,
+};
+
+use crate::session::modes::available_modes;
+use crate::session::{Session, SessionManager};
+
+pub const MODEL_OPTION: &str = "model";
+pub const MODE_OPTION: &str = "mode";
+
+/// The current config options of a session.
+pub async fn config_options(manager: &SessionManager, session: &Session) -> Vec<SessionConfigOption> {
+    let settings = session.settings();
+    let models = manager.models(&settings.model).await;
+    let model_options: Vec<SessionConfigSelectOption> = models
+        .iter()
+        .map(|m| SessionConfigSelectOption::new(m.clone(), m.clone()))
+        .collect();
+    let mode_options: Vec<SessionConfigSelectOption> = available_modes(manager.config().yolo_allowed)
+        .into_iter()
+        .map(|m| SessionConfigSelectOption::new(m.id, m.name).description(m.description.to_string()))
+        .collect();
+    vec![
+        SessionConfigOption::select(MODEL_OPTION, "Model", settings.model.clone(), model_options)
+            .category(SessionConfigOptionCategory::Model)
+            .description("The model that answers in this session".to_string()),
+        SessionConfigOption::select(MODE_OPTION, "Mode", settings.mode.clone(), mode_options)
+            .category(SessionConfigOptionCategory::Mode)
+            .description("How much the agent may do without asking".to_string()),
+    ]
+}
+
+/// The session's modes in the older `modes` shape.
+pub fn mode_state(manager: &SessionManager, session: &Session) -> SessionModeState {
+    let modes = available_modes(manager.config().yolo_allowed)
+        .into_iter()
+        .map(|m| SessionMode::new(m.id, m.name).description(m.description.to_string()))
+        .collect();
+    SessionModeState::new(session.settings().mode, modes)
+}

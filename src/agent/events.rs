@@ -1,0 +1,70 @@
+//! What a running turn reports upward. The agent never calls ACP: it emits `AgentEvent`s into an
+//! `EventSink` that the protocol layer implements. The sink is synchronous and ordered, so an
+//! event always reaches the editor before anything the turn does next (such as a permission
+//! request that points at a card just announced).
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::llm::RetryNotice;
+use crate::tools::ToolOutput;
+
+/// One thing that happened during a turn.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AgentEvent {
+    /// A piece of the answer text.
+    Text(String),
+    /// A piece of the model's reasoning.
+    Thought(String),
+    /// The model asked for a tool call; the card should appear (pending).
+    ToolStarted {
+        call_id: String,
+        name: String,
+        arguments: Value,
+    },
+    /// The call began executing.
+    ToolRunning { call_id: String, name: String },
+    /// The call finished (successfully or not).
+    ToolFinished {
+        call_id: String,
+        name: String,
+        arguments: Value,
+        output: ToolOutput,
+        duration: Duration,
+    },
+    /// A provider call failed and will be retried.
+    Retrying(RetryNotice),
+}
+
+/// Receives a turn's events, in order.
+pub trait EventSink: Send + Sync {
+    fn emit(&self, event: AgentEvent);
+}
+
+/// Drops every event (background work, tests that do not look).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NullSink;
+
+impl EventSink for NullSink {
+    fn emit(&self, _event: AgentEvent) {}
+}
+
+/// Collects events in memory (tests).
+#[derive(Debug, Default)]
+pub struct RecordingSink(pub std::sync::Mutex<Vec<AgentEvent>>);
+
+impl EventSink for RecordingSink {
+    fn emit(&self, event: AgentEvent) {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).push(event);
+    }
+}
+
+/// The arguments of a tool call as JSON: parsed when valid, else `{"raw": "<text>"}` so the
+/// editor still shows what the model sent.
+pub fn arguments_value(raw: &str) -> Value {
+    if raw.trim().is_empty() {
+        return Value::Object(Default::default());
+    }
+    serde_json::from_str(raw).unwrap_or_else(|_| serde_json::json!({ "raw": raw }))
+}

@@ -1,0 +1,30 @@
+//! The turn loop: prompt → model stream → tool calls → results → model … until the model answers
+//! without tools, the iteration budget runs out, or the user cancels. Emits `AgentEvent`s through
+//! an `EventSink`, persists every completed step, and never talks to ACP directly.
+
+pub mod events;
+pub mod prompt;
+mod step;
+mod turn;
+
+use std::sync::Arc;
+
+pub use events::{AgentEvent, EventSink, NullSink, RecordingSink};
+pub use turn::{StopReason, TurnContext, TurnOutcome, run_turn};
+
+use crate::llm::LlmError;
+use crate::store::StoreError;
+
+/// Why a turn failed (a cancelled turn is not a failure).
+#[derive(Debug, thiserror::Error)]
+pub enum AgentError {
+    /// The provider failed after its retries.
+    #[error(transparent)]
+    Provider(#[from] LlmError),
+    /// The conversation could not be saved.
+    #[error("could not save the conversation: {0}")]
+    Store(#[from] StoreError),
+}
+
+/// A shareable event sink.
+pub type Sink = Arc<dyn EventSink>;

@@ -1,0 +1,110 @@
+//! Running the tool calls of one model response: announce every card first (in the model's
+//! order), run them concurrently — an interactive tool alone — and return the results in the
+//! original order. A cancel stops waiting at once; calls that did not finish are answered with
+//! a cancellation error so the history stays valid for the provider.
+
+use std::time::Instant;
+
+use futures::StreamExt;
+use futures::stream::FuturesUnordered;
+
+use super::events::{AgentEvent, arguments_value};
+use super::turn::TurnContext;
+use crate::tools::{ToolContext, ToolOutput};
+use crate::transcript::ToolCall;
+
+/// Runs `calls`; returns one output per call (same order) and whether the turn was cancelled.
+pub async fn run_tool_calls(ctx: &TurnContext, calls: &[ToolCall]) -> (Vec<ToolOutput>, bool) {
+    for call in calls {
+        ctx.events.emit(AgentEvent::ToolStarted {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            arguments: arguments_value(&call.arguments),
+        });
+    }
+    let mut results: Vec<Option<ToolOutput>> = vec![None; calls.len()];
+    let mut cancelled = false;
+    // Consecutive non-interactive calls form a batch that runs concurrently; an interactive
+    // call is a batch of its own.
+    let mut start = 0;
+    while start < calls.len() && !cancelled {
+        let end = if ctx.tools.is_interactive(&calls[start].name) {
+            start + 1
+        } else {
+            (start..calls.len())
+                .find(|&i| ctx.tools.is_interactive(&calls[i].name))
+                .unwrap_or(calls.len())
+        };
+        cancelled = run_batch(ctx, calls, start..end, &mut results).await;
+        start = end;
+    }
+    let outputs = results
+        .into_iter()
+        .zip(calls)
+        .map(|(result, call)| {
+            result.unwrap_or_else(|| {
+                let output = ToolOutput::error("Cancelled: the user stopped the turn before this tool call finished.");
+                ctx.events.emit(AgentEvent::ToolFinished {
+                    call_id: call.id.clone(),
+                    name: call.name.clone(),
+                    arguments: arguments_value(&call.arguments),
+                    output: output.clone(),
+                    duration: std::time::Duration::ZERO,
+                });
+                output
+            })
+        })
+        .collect();
+    (outputs, cancelled)
+}
+
+async fn run_batch(
+    ctx: &TurnContext,
+    calls: &[ToolCall],
+    range: std::ops::Range<usize>,
+    results: &mut [Option<ToolOutput>],
+) -> bool {
+    let mut running: FuturesUnordered<_> = range
+        .map(|index| {
+            let call = &calls[index];
+            let tool_ctx = ToolContext {
+                session_id: ctx.session_id.clone(),
+                call_id: call.id.clone(),
+                workspace: ctx.workspace.clone(),
+                cancel: ctx.cancel.child_token(),
+                approver: ctx.approver.clone(),
+                fs: ctx.fs.clone(),
+                state: ctx.tool_state.clone(),
+            };
+            async move {
+                ctx.events.emit(AgentEvent::ToolRunning {
+                    call_id: call.id.clone(),
+                    name: call.name.clone(),
+                });
+                let started = Instant::now();
+                let output = ctx.tools.dispatch(&tool_ctx, &call.name, &call.arguments).await;
+                (index, output, started.elapsed())
+            }
+        })
+        .collect();
+    loop {
+        tokio::select! {
+            biased;
+            _ = ctx.cancel.cancelled() => return true,
+            next = running.next() => match next {
+                None => return false,
+                Some((index, output, duration)) => {
+                    let call = &calls[index];
+                    ctx.events.emit(AgentEvent::ToolFinished {
+                        call_id: call.id.clone(),
+                        name: call.name.clone(),
+                        arguments: arguments_value(&call.arguments),
+                        output: output.clone(),
+                        duration,
+                    });
+                    results[index] = Some(output);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! One prompt turn. The conversation is extended in place and every completed step (the user
+//! message, each assistant message, each batch of tool results) is saved before the next step
+//! starts, so a killed process loses at most the step in flight.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+use super::events::AgentEvent;
+use super::{AgentError, Sink, step};
+use crate::llm::retry::{CallOutcome, call_with_retry};
+use crate::llm::{ChatRequest, Provider, RetryPolicy, StreamEvent};
+use crate::store::Store;
+use crate::tools::{Approver, FileSystem, SessionToolState, ToolRegistry, Workspace};
+use crate::transcript::{Message, Usage};
+
+/// The note sent when the iteration budget is spent (Hermes sends a similar one).
+const BUDGET_NOTE: &str = "You have reached the maximum number of tool-calling steps for this turn. \
+Do not call any more tools. Summarise what you did, what is left to do, and anything the user should know.";
+
+/// Everything one turn needs. Built per turn by the session from its current settings.
+#[derive(Clone)]
+pub struct TurnContext {
+    pub session_id: String,
+    pub provider: Arc<dyn Provider>,
+    pub model: String,
+    pub system_prompt: String,
+    pub tools: ToolRegistry,
+    pub workspace: Arc<Workspace>,
+    pub approver: Arc<dyn Approver>,
+    pub fs: Arc<dyn FileSystem>,
+    pub tool_state: Arc<SessionToolState>,
+    pub max_iterations: u32,
+    pub retry: RetryPolicy,
+    pub cancel: CancellationToken,
+    pub events: Sink,
+    pub store: Store,
+}
+
+/// How a turn ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopReason {
+    EndTurn,
+    MaxTokens,
+    MaxTurnRequests,
+    Cancelled,
+}
+
+/// The result of a turn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TurnOutcome {
+    pub stop: StopReason,
+    /// Tokens used by this turn's model calls (not the session's running total).
+    pub usage: Usage,
+    /// Prompt tokens of the last model call: how full the context is now.
+    pub context_tokens: Option<u64>,
+    /// Model calls made.
+    pub model_calls: u32,
+}
+
+/// Runs one turn: appends `user` to `history` and loops until the model is done.
+pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Message) -> Result<TurnOutcome, AgentError> {
+    let mut outcome = TurnOutcome {
+        stop: StopReason::EndTurn,
+        usage: Usage::default(),
+        context_tokens: None,
+        model_calls: 0,
+    };
+    commit(ctx, history, vec![user]).await?;
+    let schemas = ctx.tools.schemas();
+    loop {
+        let budget_spent = outcome.model_calls >= ctx.max_iterations;
+        if budget_spent {
+            // One last tool-less call for a summary.
+            commit(
+                ctx,
+                history,
+                vec![with_meta(Message::user(BUDGET_NOTE), json!({"budget_note": true}))],
+            )
+            .await?;
+        }
+        let request = ChatRequest {
+            model: ctx.model.clone(),
+            messages: provider_messages(&ctx.system_prompt, history),
+            tools: if budget_spent { Vec::new() } else { schemas.clone() },
+            max_tokens: None,
+        };
+        outcome.model_calls += 1;
+        let events = ctx.events.clone();
+        let mut on_event = |event: &StreamEvent| match event {
+            StreamEvent::Text(t) => events.emit(AgentEvent::Text(t.clone())),
+            StreamEvent::Reasoning(r) => events.emit(AgentEvent::Thought(r.clone())),
+            _ => {}
+        };
+        let retry_events = ctx.events.clone();
+        let mut on_retry = |notice: &crate::llm::RetryNotice| retry_events.emit(AgentEvent::Retrying(notice.clone()));
+        let result = call_with_retry(
+            ctx.provider.as_ref(),
+            &request,
+            &ctx.retry,
+            &ctx.cancel,
+            &mut on_event,
+            &mut on_retry,
+        )
+        .await?;
+        let assembled = match result {
+            CallOutcome::Completed(done) => done,
+            CallOutcome::Cancelled(partial) => {
+                // Keep what the user already saw, without half-finished tool calls, marked as
+                // interrupted so the next user message stays a message of its own.
+                let mut message = partial.message;
+                message.tool_calls.clear();
+                if !message.parts.is_empty() || message.reasoning.is_some() {
+                    commit(
+                        ctx,
+                        history,
+                        vec![with_meta(message, json!({"interrupted": "cancelled"}))],
+                    )
+                    .await?;
+                }
+                outcome.stop = StopReason::Cancelled;
+                return Ok(outcome);
+            }
+        };
+        if let Some(usage) = assembled.usage {
+            outcome.usage.add(&usage);
+            outcome.context_tokens = Some(usage.input_tokens + usage.output_tokens);
+        }
+        let mut message = assembled.message;
+        mint_call_ids(&mut message, history);
+        let calls = message.tool_calls.clone();
+        commit(ctx, history, vec![message]).await?;
+        if budget_spent {
+            outcome.stop = StopReason::MaxTurnRequests;
+            return Ok(outcome);
+        }
+        if calls.is_empty() {
+            if assembled.finish_reason.as_deref() == Some("length") {
+                outcome.stop = StopReason::MaxTokens;
+            }
+            return Ok(outcome);
+        }
+        let (outputs, cancelled) = step::run_tool_calls(ctx, &calls).await;
+        let results = calls
+            .iter()
+            .zip(outputs)
+            .map(|(call, output)| {
+                let mut msg = Message::tool_result(call, output.content.clone(), output.is_error);
+                msg.meta = crate::tools::display_meta(&output.display);
+                msg
+            })
+            .collect();
+        commit(ctx, history, results).await?;
+        if cancelled || ctx.cancel.is_cancelled() {
+            outcome.stop = StopReason::Cancelled;
+            return Ok(outcome);
+        }
+    }
+}
+
+/// Appends messages to the live history and saves them.
+async fn commit(ctx: &TurnContext, history: &mut Vec<Message>, messages: Vec<Message>) -> Result<(), AgentError> {
+    ctx.store.append_messages(&ctx.session_id, messages.clone()).await?;
+    history.extend(messages);
+    Ok(())
+}
+
+fn with_meta(mut message: Message, meta: serde_json::Value) -> Message {
+    message.meta = Some(meta);
+    message
+}
+
+/// The messages sent to the provider: the system prompt, then the history without the parts
+/// that only exist for the editor.
+pub fn provider_messages(system_prompt: &str, history: &[Message]) -> Vec<Message> {
+    let mut out = Vec::with_capacity(history.len() + 1);
+    out.push(Message::system(system_prompt));
+    for message in history {
+        let interrupted_and_empty = message.meta.as_ref().is_some_and(|m| m.get("interrupted").is_some())
+            && message.parts.is_empty()
+            && message.tool_calls.is_empty();
+        if interrupted_and_empty {
+            continue;
+        }
+        let mut m = message.clone();
+        m.meta = None;
+        out.push(m);
+    }
+    out
+}
+
+/// Gives every tool call a unique id: providers sometimes send none, or repeat one (Hermes bug
+/// B20 loops on that). The id is what the editor card and the replay use.
+fn mint_call_ids(message: &mut Message, history: &[Message]) {
+    let mut seen: HashSet<String> = history
+        .iter()
+        .flat_map(|m| m.tool_calls.iter().map(|c| c.id.clone()))
+        .collect();
+    for call in &mut message.tool_calls {
+        if call.id.is_empty() || seen.contains(&call.id) {
+            call.id = format!("call_{}", &uuid::Uuid::new_v4().simple().to_string()[..24]);
+        }
+        seen.insert(call.id.clone());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::ToolCall;
+
+    #[test]
+    fn repeated_and_missing_ids_are_replaced() {
+        let mut old = Message::assistant("");
+        old.tool_calls.push(ToolCall {
+            id: "call_1".into(),
+            name: "a".into(),
+            arguments: "{}".into(),
+        });
+        let mut new = Message::assistant("");
+        for id in ["call_1", "", "call_2", "call_2"] {
+            new.tool_calls.push(ToolCall {
+                id: id.into(),
+                name: "a".into(),
+                arguments: "{}".into(),
+            });
+        }
+        mint_call_ids(&mut new, &[old]);
+        let ids: Vec<_> = new.tool_calls.iter().map(|c| c.id.clone()).collect();
+        assert_ne!(ids[0], "call_1");
+        assert!(!ids[1].is_empty());
+        assert_eq!(ids[2], "call_2");
+        assert_ne!(ids[3], "call_2");
+        assert_eq!(ids.iter().collect::<HashSet<_>>().len(), 4);
+    }
+}

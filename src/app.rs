@@ -1,0 +1,78 @@
+//! The composition root: configuration → store → provider → tools → session manager → ACP
+//! server. Wiring only; every decision lives in the modules it connects.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+
+use crate::acp::{self, AcpState};
+use crate::config::Config;
+use crate::llm::{self, RetryPolicy};
+use crate::session::SessionManager;
+use crate::store::Store;
+use crate::tools::ToolRegistry;
+
+/// Builds the session manager from a loaded configuration.
+pub fn build_manager(config: Config) -> Arc<SessionManager> {
+    let store = match Store::open(&config.db_path) {
+        Ok(store) => store,
+        Err(e) => {
+            // Still serve (the editor must get its initialize answer); sessions just won't survive
+            // a restart. The warning says where and why.
+            tracing::error!(path = %config.db_path.display(), error = %e, "cannot open the session database; sessions will not persist");
+            Store::open_in_memory().unwrap_or_else(|e| panic!("in-memory SQLite failed: {e}"))
+        }
+    };
+    let provider = match &config.provider {
+        Ok(settings) => {
+            tracing::info!(provider = %settings.id, model = %settings.model, base_url = %settings.base_url, reason = %settings.reason, "provider resolved");
+            llm::from_settings(settings, llm::http::client()).map(|p| (settings.clone(), p))
+        }
+        Err(e) => {
+            tracing::warn!("{e}");
+            Err(e.to_string())
+        }
+    };
+    if let Err(e) = &provider {
+        tracing::warn!("no usable provider: {e}");
+    }
+    let retry = retry_policy(&config);
+    Arc::new(SessionManager::new(
+        Arc::new(config),
+        store,
+        provider,
+        ToolRegistry::builtin(),
+        retry,
+    ))
+}
+
+/// Retry settings; `HERMES_ACP_RETRY_BASE_MS` / `HERMES_ACP_MAX_RETRIES` tune them (tests use
+/// short delays).
+pub fn retry_policy(config: &Config) -> RetryPolicy {
+    let mut policy = RetryPolicy::default();
+    if let Some(ms) = config
+        .env
+        .get("HERMES_ACP_RETRY_BASE_MS")
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        policy.base_delay = Duration::from_millis(ms);
+    }
+    if let Some(n) = config
+        .env
+        .get("HERMES_ACP_MAX_RETRIES")
+        .and_then(|v| v.parse::<u32>().ok())
+    {
+        policy.max_retries = n;
+    }
+    policy
+}
+
+/// Loads the configuration and serves ACP on stdio until the editor closes stdin.
+pub async fn serve() -> anyhow::Result<()> {
+    let config = Config::load().context("loading configuration")?;
+    let manager = build_manager(config);
+    acp::serve_stdio(Arc::new(AcpState::new(manager)))
+        .await
+        .map_err(|e| anyhow::anyhow!("ACP connection failed: {e}"))
+}

@@ -1,0 +1,145 @@
+//! `HERMES_HOME/config.yaml`, read the way Hermes reads it: only the keys we use, tolerant of
+//! everything else (the file is shared with Hermes and may hold many more settings). Parsed once
+//! at start into plain values.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_yaml_ng::Value;
+
+/// The settings we take from `config.yaml`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ConfigFile {
+    pub model_default: Option<String>,
+    pub model_provider: Option<String>,
+    pub model_base_url: Option<String>,
+    pub model_api_key: Option<String>,
+    pub model_api_mode: Option<String>,
+    /// Extra model ids to offer in the model picker (`model.choices`, ours).
+    pub model_choices: Vec<String>,
+    /// Context window override for the session's model (`model.context_length`).
+    pub context_length: Option<u64>,
+    pub approvals_timeout: Option<Duration>,
+    /// `agent.max_turns`: model calls per prompt turn.
+    pub max_turns: Option<u32>,
+    /// `acp.yolo` (ours): offer the no-prompts mode.
+    pub yolo: bool,
+}
+
+/// Why `config.yaml` could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigFileError {
+    /// The file exists but could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read { path: String, source: std::io::Error },
+    /// The file is not valid YAML.
+    #[error("{path} is not valid YAML: {source}")]
+    Parse { path: String, source: serde_yaml_ng::Error },
+}
+
+impl ConfigFile {
+    /// Reads `path`; a missing file is an empty config.
+    pub fn load(path: &Path) -> Result<ConfigFile, ConfigFileError> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(ConfigFile::default()),
+            Err(source) => {
+                return Err(ConfigFileError::Read {
+                    path: path.display().to_string(),
+                    source,
+                });
+            }
+        };
+        ConfigFile::parse(&text).map_err(|source| ConfigFileError::Parse {
+            path: path.display().to_string(),
+            source,
+        })
+    }
+
+    pub fn parse(text: &str) -> Result<ConfigFile, serde_yaml_ng::Error> {
+        if text.trim().is_empty() {
+            return Ok(ConfigFile::default());
+        }
+        let root: Value = serde_yaml_ng::from_str(text)?;
+        let model = root.get("model");
+        // `model:` may be a bare string (the model id) or a mapping.
+        let model_default = match model {
+            Some(Value::String(s)) => non_empty(s),
+            Some(m) => string_at(m, "default").or_else(|| string_at(m, "name")),
+            None => None,
+        };
+        let model_choices = model
+            .and_then(|m| m.get("choices"))
+            .and_then(Value::as_sequence)
+            .map(|seq| seq.iter().filter_map(Value::as_str).filter_map(non_empty).collect())
+            .unwrap_or_default();
+        Ok(ConfigFile {
+            model_default,
+            model_provider: model.and_then(|m| string_at(m, "provider")),
+            model_base_url: model.and_then(|m| string_at(m, "base_url")),
+            model_api_key: model.and_then(|m| string_at(m, "api_key").or_else(|| string_at(m, "api"))),
+            model_api_mode: model.and_then(|m| string_at(m, "api_mode")),
+            model_choices,
+            context_length: model.and_then(|m| m.get("context_length")).and_then(Value::as_u64),
+            approvals_timeout: root
+                .get("approvals")
+                .and_then(|a| a.get("timeout"))
+                .and_then(|t| t.as_f64())
+                .filter(|t| *t > 0.0)
+                .map(Duration::from_secs_f64),
+            max_turns: root
+                .get("agent")
+                .and_then(|a| a.get("max_turns"))
+                .and_then(Value::as_u64)
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|n| *n > 0),
+            yolo: root
+                .get("acp")
+                .and_then(|a| a.get("yolo"))
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+        })
+    }
+}
+
+fn string_at(value: &Value, key: &str) -> Option<String> {
+    match value.get(key)? {
+        Value::String(s) => non_empty(s),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+fn non_empty(s: &str) -> Option<String> {
+    let s = s.trim();
+    (!s.is_empty()).then(|| s.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_keys_hermes_users_already_have() {
+        let cfg = ConfigFile::parse(
+            "_config_version: 33\nmodel:\n  default: mock-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n  api_key: k-123\n  choices: [a, b]\napprovals:\n  timeout: 5\nagent:\n  max_turns: 7\nunrelated: {x: 1}\n",
+        )
+        .unwrap();
+        assert_eq!(cfg.model_default.as_deref(), Some("mock-model"));
+        assert_eq!(cfg.model_provider.as_deref(), Some("custom"));
+        assert_eq!(cfg.model_base_url.as_deref(), Some("http://127.0.0.1:9/v1"));
+        assert_eq!(cfg.model_api_key.as_deref(), Some("k-123"));
+        assert_eq!(cfg.model_choices, ["a", "b"]);
+        assert_eq!(cfg.approvals_timeout, Some(Duration::from_secs(5)));
+        assert_eq!(cfg.max_turns, Some(7));
+    }
+
+    #[test]
+    fn bare_string_model_and_empty_file() {
+        assert_eq!(
+            ConfigFile::parse("model: gpt-x\n").unwrap().model_default.as_deref(),
+            Some("gpt-x")
+        );
+        assert_eq!(ConfigFile::parse("").unwrap(), ConfigFile::default());
+    }
+}

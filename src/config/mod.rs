@@ -1,0 +1,72 @@
+//! Configuration, compatible with Hermes: `HERMES_HOME` (default `~/.hermes`), its `.env`
+//! (which overrides the shell) and `config.yaml`, resolved once at start into a `Config` that is
+//! passed down explicitly. Nothing here is global.
+
+pub mod env;
+pub mod file;
+pub mod provider;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub use env::EnvMap;
+pub use file::ConfigFile;
+pub use provider::{ApiMode, ProviderError, ProviderSettings, Secret};
+
+/// Model calls per prompt turn before the agent asks for a summary (Hermes' default).
+pub const DEFAULT_MAX_ITERATIONS: u32 = 90;
+/// How long a permission request waits for the user.
+pub const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Everything read from the user's configuration.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub home: PathBuf,
+    pub env: EnvMap,
+    pub file: ConfigFile,
+    /// The provider for new sessions, or why there is none.
+    pub provider: Result<ProviderSettings, ProviderError>,
+    /// Our own database (never Hermes' `state.db`, which another program owns).
+    pub db_path: PathBuf,
+    pub max_iterations: u32,
+    pub approval_timeout: Duration,
+    /// Whether the `yolo` mode (no prompts at all) is offered.
+    pub yolo_allowed: bool,
+}
+
+impl Config {
+    /// Loads from `HERMES_HOME` (or `~/.hermes`).
+    pub fn load() -> anyhow::Result<Config> {
+        let home = hermes_home(std::env::var_os("HERMES_HOME").map(PathBuf::from));
+        Config::load_from(&home, EnvMap::load(&home))
+    }
+
+    /// Loads from an explicit home and environment (tests, `--check`).
+    pub fn load_from(home: &Path, env: EnvMap) -> anyhow::Result<Config> {
+        let file = ConfigFile::load(&home.join("config.yaml"))?;
+        let home_text = home.display().to_string();
+        let provider = provider::resolve(&file, &env, &home_text);
+        let db_path = env
+            .get("HERMES_ACP_DB")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| home.join("hermes-acp").join("sessions.db"));
+        Ok(Config {
+            home: home.to_path_buf(),
+            max_iterations: file.max_turns.unwrap_or(DEFAULT_MAX_ITERATIONS),
+            approval_timeout: file.approvals_timeout.unwrap_or(DEFAULT_APPROVAL_TIMEOUT),
+            yolo_allowed: file.yolo || env.is_truthy("HERMES_YOLO_MODE"),
+            env,
+            file,
+            provider,
+            db_path,
+        })
+    }
+}
+
+/// `HERMES_HOME` when set, else `~/.hermes`.
+pub fn hermes_home(explicit: Option<PathBuf>) -> PathBuf {
+    match explicit {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => crate::tools::workspace::home_dir().join(".hermes"),
+    }
+}

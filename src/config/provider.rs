@@ -1,0 +1,386 @@
+//! Which provider, base URL, key and model a session talks to, resolved from `config.yaml` and
+//! the environment in the order Hermes uses (reference §7.3), for the providers we speak:
+//! OpenAI-compatible chat completions (OpenRouter, OpenAI, custom endpoints such as Ollama,
+//! llama.cpp, vLLM, LM Studio) and Anthropic Messages. The result says why it was chosen, so
+//! `--check` and error messages can explain it.
+
+use std::fmt;
+
+use super::env::EnvMap;
+use super::file::ConfigFile;
+
+pub const OPENROUTER_URL: &str = "https://openrouter.ai/api/v1";
+pub const OPENAI_URL: &str = "https://api.openai.com/v1";
+pub const ANTHROPIC_URL: &str = "https://api.anthropic.com";
+
+/// The wire format a provider speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ApiMode {
+    ChatCompletions,
+    AnthropicMessages,
+}
+
+/// An API key that never shows up in logs or debug output.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Secret {
+        Secret(value.into())
+    }
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+/// A fully resolved provider.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProviderSettings {
+    /// Provider id as Hermes names it: `openrouter`, `openai`, `custom`, `anthropic`.
+    pub id: String,
+    pub api_mode: ApiMode,
+    /// Base URL without a trailing slash, e.g. `http://127.0.0.1:11434/v1`.
+    pub base_url: String,
+    /// `None` for keyless local endpoints.
+    pub api_key: Option<Secret>,
+    /// The env variable the key came from (for error messages), if any.
+    pub key_source: Option<String>,
+    /// The default model id (may be empty when nothing is configured).
+    pub model: String,
+    /// A sentence saying why this provider was chosen.
+    pub reason: String,
+}
+
+/// Why no provider could be resolved.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ProviderError {
+    /// Nothing is configured at all.
+    #[error(
+        "No LLM provider configured. Run `hermes-acp --setup` (or `hermes model`), or set OPENROUTER_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY in {home}/.env, or point model.base_url in {home}/config.yaml at an OpenAI-compatible server such as Ollama (http://127.0.0.1:11434/v1)."
+    )]
+    NotConfigured { home: String },
+    /// A provider was named but its key is missing.
+    #[error(
+        "Provider '{provider}' is selected but {key_var} is not set. Add {key_var}=<your key> to {home}/.env or run `hermes-acp --setup`."
+    )]
+    MissingKey {
+        provider: String,
+        key_var: String,
+        home: String,
+    },
+    /// `custom` was requested without a URL.
+    #[error(
+        "Provider 'custom' needs a base URL: set model.base_url in {home}/config.yaml or CUSTOM_BASE_URL in {home}/.env."
+    )]
+    MissingBaseUrl { home: String },
+    /// A provider name we do not support.
+    #[error(
+        "Provider '{provider}' is not supported by hermes-acp. Use openrouter, openai, anthropic or custom (any OpenAI-compatible URL)."
+    )]
+    Unsupported { provider: String },
+}
+
+/// Resolves the provider for new sessions.
+pub fn resolve(file: &ConfigFile, env: &EnvMap, home: &str) -> Result<ProviderSettings, ProviderError> {
+    let model = file
+        .model_default
+        .clone()
+        .or_else(|| env.get("HERMES_MODEL").map(str::to_string))
+        .unwrap_or_default();
+    let (requested, why) = match (file.model_provider.as_deref(), env.get("HERMES_INFERENCE_PROVIDER")) {
+        (Some(p), _) if !is_auto(p) => (p.to_ascii_lowercase(), "model.provider in config.yaml"),
+        (_, Some(p)) if !is_auto(p) => (p.to_ascii_lowercase(), "HERMES_INFERENCE_PROVIDER"),
+        _ => ("auto".to_string(), "auto-detection"),
+    };
+    let mut settings = match requested.as_str() {
+        "auto" => resolve_auto(file, env, home)?,
+        "custom" | "local" | "ollama" | "lmstudio" | "vllm" | "llamacpp" | "llama.cpp" => custom(file, env, home, why)?,
+        "openrouter" => openrouter(file, env, home, why)?,
+        "openai" | "openai-api" => openai(env, home, why)?,
+        "anthropic" | "claude" => anthropic(env, home, why)?,
+        other => {
+            return Err(ProviderError::Unsupported {
+                provider: other.to_string(),
+            });
+        }
+    };
+    settings.model = model;
+    Ok(settings)
+}
+
+fn is_auto(p: &str) -> bool {
+    p.trim().is_empty() || p.eq_ignore_ascii_case("auto")
+}
+
+fn resolve_auto(file: &ConfigFile, env: &EnvMap, home: &str) -> Result<ProviderSettings, ProviderError> {
+    // 1. model.base_url pointing at something that is not one of the big hosted APIs.
+    if let Some(url) = file.model_base_url.as_deref()
+        && !is_known_host(url)
+    {
+        return custom(file, env, home, "model.base_url in config.yaml");
+    }
+    // 2. OpenRouter (Hermes sends OPENAI_API_KEY there too when auto-detecting).
+    if env.secret("OPENROUTER_API_KEY").is_some() || env.secret("OPENAI_API_KEY").is_some() {
+        return openrouter(file, env, home, "OPENROUTER_API_KEY/OPENAI_API_KEY found");
+    }
+    // 3. Anthropic.
+    if anthropic_key(env).is_some() {
+        return anthropic(env, home, "an Anthropic key found");
+    }
+    // 4. A custom endpoint from the environment.
+    if env.get("CUSTOM_BASE_URL").is_some() || file.model_base_url.is_some() {
+        return custom(file, env, home, "CUSTOM_BASE_URL");
+    }
+    Err(ProviderError::NotConfigured { home: home.to_string() })
+}
+
+fn custom(file: &ConfigFile, env: &EnvMap, home: &str, why: &str) -> Result<ProviderSettings, ProviderError> {
+    let (base_url, from_config) = match (env.get("CUSTOM_BASE_URL"), file.model_base_url.as_deref()) {
+        (Some(url), _) => (url.to_string(), false),
+        (None, Some(url)) => (url.to_string(), true),
+        (None, None) => return Err(ProviderError::MissingBaseUrl { home: home.to_string() }),
+    };
+    let base_url = trim_url(&base_url);
+    let host = host_of(&base_url);
+    let (api_key, key_source) = if let Some(k) = file
+        .model_api_key
+        .as_deref()
+        .filter(|k| from_config && !super::env::is_placeholder_secret(k))
+    {
+        (Some(Secret::new(k)), Some("model.api_key".to_string()))
+    } else if host.ends_with("openrouter.ai") {
+        key_from(env, &["OPENROUTER_API_KEY", "OPENAI_API_KEY"])
+    } else if host.ends_with("openai.com") || host.contains("azure") {
+        key_from(env, &["OPENAI_API_KEY"])
+    } else if host.ends_with("ollama.com") {
+        key_from(env, &["OLLAMA_API_KEY"])
+    } else {
+        key_from(env, &["CUSTOM_API_KEY"])
+    };
+    let api_mode = detect_api_mode(file.model_api_mode.as_deref(), &base_url);
+    Ok(ProviderSettings {
+        id: "custom".into(),
+        api_mode,
+        base_url,
+        api_key,
+        key_source,
+        model: String::new(),
+        reason: format!("custom endpoint ({why})"),
+    })
+}
+
+fn openrouter(file: &ConfigFile, env: &EnvMap, home: &str, why: &str) -> Result<ProviderSettings, ProviderError> {
+    let base_url = env
+        .get("CUSTOM_BASE_URL")
+        .or(file
+            .model_base_url
+            .as_deref()
+            .filter(|u| host_of(u).ends_with("openrouter.ai")))
+        .or(env.get("OPENROUTER_BASE_URL"))
+        .map(trim_url)
+        .unwrap_or_else(|| OPENROUTER_URL.to_string());
+    let (api_key, key_source) = key_from(env, &["OPENROUTER_API_KEY", "OPENAI_API_KEY"]);
+    if api_key.is_none() {
+        return Err(ProviderError::MissingKey {
+            provider: "openrouter".into(),
+            key_var: "OPENROUTER_API_KEY".into(),
+            home: home.into(),
+        });
+    }
+    Ok(ProviderSettings {
+        id: "openrouter".into(),
+        api_mode: ApiMode::ChatCompletions,
+        base_url,
+        api_key,
+        key_source,
+        model: String::new(),
+        reason: format!("OpenRouter ({why})"),
+    })
+}
+
+fn openai(env: &EnvMap, home: &str, why: &str) -> Result<ProviderSettings, ProviderError> {
+    let (api_key, key_source) = key_from(env, &["OPENAI_API_KEY"]);
+    if api_key.is_none() {
+        return Err(ProviderError::MissingKey {
+            provider: "openai".into(),
+            key_var: "OPENAI_API_KEY".into(),
+            home: home.into(),
+        });
+    }
+    Ok(ProviderSettings {
+        id: "openai".into(),
+        api_mode: ApiMode::ChatCompletions,
+        base_url: env
+            .get("OPENAI_BASE_URL")
+            .map(trim_url)
+            .unwrap_or_else(|| OPENAI_URL.to_string()),
+        api_key,
+        key_source,
+        model: String::new(),
+        reason: format!("OpenAI ({why})"),
+    })
+}
+
+fn anthropic(env: &EnvMap, home: &str, why: &str) -> Result<ProviderSettings, ProviderError> {
+    let Some((key, var)) = anthropic_key(env) else {
+        return Err(ProviderError::MissingKey {
+            provider: "anthropic".into(),
+            key_var: "ANTHROPIC_API_KEY".into(),
+            home: home.into(),
+        });
+    };
+    Ok(ProviderSettings {
+        id: "anthropic".into(),
+        api_mode: ApiMode::AnthropicMessages,
+        base_url: env
+            .get("ANTHROPIC_BASE_URL")
+            .map(trim_url)
+            .unwrap_or_else(|| ANTHROPIC_URL.to_string()),
+        api_key: Some(Secret::new(key)),
+        key_source: Some(var.to_string()),
+        model: String::new(),
+        reason: format!("Anthropic ({why})"),
+    })
+}
+
+fn anthropic_key(env: &EnvMap) -> Option<(&str, &'static str)> {
+    ["ANTHROPIC_API_KEY", "ANTHROPIC_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"]
+        .into_iter()
+        .find_map(|var| env.secret(var).map(|k| (k, var)))
+}
+
+fn key_from(env: &EnvMap, vars: &[&str]) -> (Option<Secret>, Option<String>) {
+    vars.iter()
+        .find_map(|var| {
+            env.secret(var)
+                .map(|k| (Some(Secret::new(k)), Some((*var).to_string())))
+        })
+        .unwrap_or((None, None))
+}
+
+/// Reference §7.3 step 7: explicit `model.api_mode`, else detected from the URL.
+fn detect_api_mode(explicit: Option<&str>, url: &str) -> ApiMode {
+    match explicit.map(str::to_ascii_lowercase).as_deref() {
+        Some("anthropic_messages") => return ApiMode::AnthropicMessages,
+        Some("chat_completions") => return ApiMode::ChatCompletions,
+        _ => {}
+    }
+    let trimmed = url.trim_end_matches('/');
+    if host_of(url).ends_with("api.anthropic.com")
+        || trimmed.ends_with("/anthropic")
+        || trimmed.ends_with("/anthropic/v1")
+    {
+        ApiMode::AnthropicMessages
+    } else {
+        ApiMode::ChatCompletions
+    }
+}
+
+fn is_known_host(url: &str) -> bool {
+    let host = host_of(url);
+    ["openrouter.ai", "anthropic.com", "openai.com"]
+        .iter()
+        .any(|h| host.ends_with(h))
+}
+
+/// The host part of a URL, lower-cased (no port).
+pub fn host_of(url: &str) -> String {
+    let rest = url.split("://").nth(1).unwrap_or(url);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host = authority.rsplit('@').next().unwrap_or("");
+    let host = if let Some(v6) = host.strip_prefix('[') {
+        v6.split(']').next().unwrap_or("")
+    } else {
+        host.split(':').next().unwrap_or("")
+    };
+    host.to_ascii_lowercase()
+}
+
+/// Whether a URL points at this machine (keyless local servers are fine there).
+pub fn is_loopback(url: &str) -> bool {
+    matches!(host_of(url).as_str(), "localhost" | "127.0.0.1" | "::1" | "0.0.0.0") || host_of(url).starts_with("127.")
+}
+
+fn trim_url(url: &str) -> String {
+    url.trim().trim_end_matches('/').to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> EnvMap {
+        EnvMap::from_pairs(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())))
+    }
+
+    #[test]
+    fn loopback_custom_endpoint_needs_no_key() {
+        let file = ConfigFile::parse(
+            "model:\n  provider: custom\n  base_url: http://127.0.0.1:11434/v1/\n  default: llama3\n",
+        )
+        .unwrap();
+        let p = resolve(&file, &env(&[]), "/h").unwrap();
+        assert_eq!(
+            (p.id.as_str(), p.base_url.as_str(), p.model.as_str()),
+            ("custom", "http://127.0.0.1:11434/v1", "llama3")
+        );
+        assert_eq!(p.api_key, None);
+        assert_eq!(p.api_mode, ApiMode::ChatCompletions);
+    }
+
+    #[test]
+    fn auto_prefers_openrouter_then_anthropic() {
+        let p = resolve(
+            &ConfigFile::default(),
+            &env(&[("OPENROUTER_API_KEY", "sk-or-123456")]),
+            "/h",
+        )
+        .unwrap();
+        assert_eq!((p.id.as_str(), p.base_url.as_str()), ("openrouter", OPENROUTER_URL));
+        let p = resolve(
+            &ConfigFile::default(),
+            &env(&[("ANTHROPIC_API_KEY", "sk-ant-123456")]),
+            "/h",
+        )
+        .unwrap();
+        assert_eq!((p.id.as_str(), p.api_mode), ("anthropic", ApiMode::AnthropicMessages));
+    }
+
+    #[test]
+    fn env_only_custom_and_placeholders() {
+        let p = resolve(
+            &ConfigFile::default(),
+            &env(&[
+                ("HERMES_INFERENCE_PROVIDER", "custom"),
+                ("CUSTOM_BASE_URL", "http://localhost:8080/v1"),
+            ]),
+            "/h",
+        )
+        .unwrap();
+        assert_eq!(p.base_url, "http://localhost:8080/v1");
+        let err = resolve(&ConfigFile::default(), &env(&[("OPENAI_API_KEY", "changeme")]), "/h").unwrap_err();
+        assert!(matches!(err, ProviderError::NotConfigured { .. }));
+        assert!(err.to_string().contains("hermes-acp --setup"));
+    }
+
+    #[test]
+    fn api_mode_detection_and_hosts() {
+        assert_eq!(
+            detect_api_mode(None, "https://proxy.example/anthropic"),
+            ApiMode::AnthropicMessages
+        );
+        assert_eq!(
+            detect_api_mode(Some("chat_completions"), "https://api.anthropic.com"),
+            ApiMode::ChatCompletions
+        );
+        assert_eq!(host_of("http://user@[::1]:80/v1"), "::1");
+        assert!(is_loopback("http://127.0.0.1:9/v1"));
+        assert!(!is_loopback("https://openrouter.ai/api/v1"));
+    }
+}

@@ -1,0 +1,66 @@
+//! Provider errors, with enough detail to say what to fix and whether a retry can help.
+
+use std::time::Duration;
+
+/// Why a model call failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LlmError {
+    /// The provider answered with an error status.
+    #[error("provider '{provider}' returned HTTP {status}: {message}")]
+    Status {
+        provider: String,
+        status: u16,
+        message: String,
+        retry_after: Option<Duration>,
+    },
+    /// The key was rejected.
+    #[error("provider '{provider}' rejected the API key (HTTP {status}): {message}. Check {key_hint}.")]
+    Auth {
+        provider: String,
+        status: u16,
+        message: String,
+        key_hint: String,
+    },
+    /// The provider could not be reached.
+    #[error("cannot reach provider '{provider}' at {url}: {message}")]
+    Connect {
+        provider: String,
+        url: String,
+        message: String,
+    },
+    /// The stream ended before the answer was complete.
+    #[error("provider '{provider}' closed the stream before the answer was complete")]
+    Truncated { provider: String },
+    /// The provider sent something we could not understand.
+    #[error("provider '{provider}' sent an invalid response: {message}")]
+    Protocol { provider: String, message: String },
+}
+
+impl LlmError {
+    /// Whether another attempt may succeed (rate limits, server errors, dropped connections).
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            LlmError::Status { status, .. } => *status == 429 || *status == 408 || *status >= 500,
+            LlmError::Connect { .. } | LlmError::Truncated { .. } => true,
+            LlmError::Auth { .. } | LlmError::Protocol { .. } => false,
+        }
+    }
+
+    /// The delay the provider asked for, if any.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            LlmError::Status { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
+
+    /// A short label for retry notices: "429", "503", "connection error".
+    pub fn short_reason(&self) -> String {
+        match self {
+            LlmError::Status { status, .. } | LlmError::Auth { status, .. } => status.to_string(),
+            LlmError::Connect { .. } => "connection error".into(),
+            LlmError::Truncated { .. } => "stream closed early".into(),
+            LlmError::Protocol { .. } => "invalid response".into(),
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! Talking to the model. `Provider` is the seam: one streaming call per attempt, yielding
+//! `StreamEvent`s; `retry` wraps it with backoff; `assemble` folds the events into an assistant
+//! message. Only this module knows provider wire formats.
+
+pub mod assemble;
+pub mod error;
+pub mod http;
+pub mod openai;
+pub mod retry;
+
+use futures::future::BoxFuture;
+use futures::stream::BoxStream;
+use serde_json::Value;
+
+pub use assemble::{Assembled, Assembler};
+pub use error::LlmError;
+pub use retry::{RetryNotice, RetryPolicy};
+
+use crate::transcript::{Message, Usage};
+
+/// One model call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChatRequest {
+    pub model: String,
+    /// The whole conversation, system prompt first.
+    pub messages: Vec<Message>,
+    /// OpenAI-style function schemas; empty for a tool-less call.
+    pub tools: Vec<Value>,
+    pub max_tokens: Option<u32>,
+}
+
+/// What a streaming provider reports, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StreamEvent {
+    /// A piece of the answer text.
+    Text(String),
+    /// A piece of the model's reasoning.
+    Reasoning(String),
+    /// A fragment of a tool call; fragments with the same index belong together.
+    ToolCallDelta {
+        index: usize,
+        id: Option<String>,
+        name: Option<String>,
+        arguments: String,
+    },
+    Usage(Usage),
+    /// Why the model stopped (`stop`, `tool_calls`, `length`…).
+    Finish(String),
+}
+
+pub type EventStream = BoxStream<'static, Result<StreamEvent, LlmError>>;
+
+/// A model provider. Each `stream` call is one attempt; dropping the stream closes the
+/// connection (that is how a cancel reaches the provider).
+pub trait Provider: Send + Sync {
+    /// The provider id (`openrouter`, `custom`, …) for messages and logs.
+    fn id(&self) -> &str;
+    fn stream<'a>(&'a self, request: &'a ChatRequest) -> BoxFuture<'a, Result<EventStream, LlmError>>;
+    /// The model ids the provider offers (`GET /models`).
+    fn list_models(&self) -> BoxFuture<'_, Result<Vec<String>, LlmError>>;
+}
+
+/// Builds the provider for resolved settings.
+pub fn from_settings(
+    settings: &crate::config::ProviderSettings,
+    client: reqwest::Client,
+) -> Result<std::sync::Arc<dyn Provider>, String> {
+    use crate::config::ApiMode;
+    let key_hint = match &settings.key_source {
+        Some(var) => format!("{var} in your HERMES_HOME/.env"),
+        None => "the provider's API key (set it in HERMES_HOME/.env or model.api_key)".to_string(),
+    };
+    match settings.api_mode {
+        ApiMode::ChatCompletions => Ok(std::sync::Arc::new(openai::OpenAiProvider::new(
+            &settings.id,
+            &settings.base_url,
+            settings.api_key.as_ref().map(|k| k.expose().to_string()),
+            &key_hint,
+            client,
+        ))),
+        ApiMode::AnthropicMessages => Err(format!(
+            "Provider '{}' at {} speaks the Anthropic Messages API, which this build of hermes-acp does not support yet. Use an OpenAI-compatible endpoint (OpenRouter serves Claude models).",
+            settings.id, settings.base_url
+        )),
+    }
+}

@@ -1,0 +1,393 @@
+//! OpenAI-compatible chat completions (OpenRouter, OpenAI, Ollama, vLLM, llama.cpp, LM Studio…):
+//! the request body, the streamed `chat.completion.chunk` parsing (content, reasoning, tool-call
+//! fragments, usage, finish reason), and the `Provider` implementation.
+
+use futures::future::BoxFuture;
+use futures::{StreamExt, stream};
+use serde_json::{Value, json};
+
+use super::{ChatRequest, EventStream, LlmError, Provider, StreamEvent, http};
+use crate::transcript::{Message, Part, Role, Usage};
+
+/// A chat-completions endpoint.
+pub struct OpenAiProvider {
+    id: String,
+    base_url: String,
+    api_key: Option<String>,
+    key_hint: String,
+    client: reqwest::Client,
+}
+
+impl OpenAiProvider {
+    pub fn new(
+        id: &str,
+        base_url: &str,
+        api_key: Option<String>,
+        key_hint: &str,
+        client: reqwest::Client,
+    ) -> OpenAiProvider {
+        OpenAiProvider {
+            id: id.to_string(),
+            base_url: base_url.trim_end_matches('/').to_string(),
+            api_key,
+            key_hint: key_hint.to_string(),
+            client,
+        }
+    }
+
+    fn authorize(&self, builder: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        let builder = match &self.api_key {
+            Some(key) => builder.bearer_auth(key),
+            None => builder,
+        };
+        if self.base_url.contains("openrouter.ai") {
+            builder
+                .header("HTTP-Referer", "https://github.com/hermes-acp/hermes-acp")
+                .header("X-Title", "hermes-acp")
+        } else {
+            builder
+        }
+    }
+}
+
+impl Provider for OpenAiProvider {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn stream<'a>(&'a self, request: &'a ChatRequest) -> BoxFuture<'a, Result<EventStream, LlmError>> {
+        Box::pin(async move {
+            let url = format!("{}/chat/completions", self.base_url);
+            let body = request_body(request);
+            let response = self
+                .authorize(self.client.post(&url))
+                .json(&body)
+                .send()
+                .await
+                .map_err(|e| http::connect_error(&self.id, &url, &e))?;
+            if !response.status().is_success() {
+                return Err(http::status_error(&self.id, &self.key_hint, response).await);
+            }
+            Ok(parse_stream(self.id.clone(), response))
+        })
+    }
+
+    fn list_models(&self) -> BoxFuture<'_, Result<Vec<String>, LlmError>> {
+        Box::pin(async move {
+            let url = format!("{}/models", self.base_url);
+            let response = self
+                .authorize(self.client.get(&url))
+                .timeout(std::time::Duration::from_secs(3))
+                .send()
+                .await
+                .map_err(|e| http::connect_error(&self.id, &url, &e))?;
+            if !response.status().is_success() {
+                return Err(http::status_error(&self.id, &self.key_hint, response).await);
+            }
+            let value: Value = response.json().await.map_err(|e| LlmError::Protocol {
+                provider: self.id.clone(),
+                message: e.to_string(),
+            })?;
+            Ok(model_ids(&value))
+        })
+    }
+}
+
+/// Model ids from a `/models` answer (`{"data": [{"id": …}]}` or Ollama's `{"models": […]}`).
+pub fn model_ids(value: &Value) -> Vec<String> {
+    let list = value
+        .get("data")
+        .or_else(|| value.get("models"))
+        .and_then(Value::as_array);
+    list.into_iter()
+        .flatten()
+        .filter_map(|m| m.get("id").or_else(|| m.get("name")).and_then(Value::as_str))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The JSON body of a streaming chat-completions request.
+pub fn request_body(request: &ChatRequest) -> Value {
+    let mut body = json!({
+        "model": request.model,
+        "messages": request.messages.iter().map(wire_message).collect::<Vec<_>>(),
+        "stream": true,
+        "stream_options": {"include_usage": true},
+    });
+    if !request.tools.is_empty() {
+        body["tools"] = Value::Array(request.tools.clone());
+    }
+    if let Some(max) = request.max_tokens {
+        body["max_tokens"] = json!(max);
+    }
+    body
+}
+
+fn wire_message(message: &Message) -> Value {
+    match message.role() {
+        Role::System => json!({"role": "system", "content": message.text_content()}),
+        Role::User => {
+            if message.has_images() {
+                let parts: Vec<Value> = message
+                    .parts
+                    .iter()
+                    .map(|p| match p {
+                        Part::Text { text } => json!({"type": "text", "text": text}),
+                        Part::Image { url } => json!({"type": "image_url", "image_url": {"url": url}}),
+                    })
+                    .collect();
+                json!({"role": "user", "content": parts})
+            } else {
+                json!({"role": "user", "content": message.text_content()})
+            }
+        }
+        Role::Assistant => {
+            let text = message.text_content();
+            let mut value = json!({"role": "assistant", "content": if text.is_empty() { Value::Null } else { Value::String(text) }});
+            if !message.tool_calls.is_empty() {
+                value["tool_calls"] = message
+                    .tool_calls
+                    .iter()
+                    .map(|c| json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}))
+                    .collect();
+            }
+            value
+        }
+        Role::Tool => json!({
+            "role": "tool",
+            "tool_call_id": message.tool_call_id.clone().unwrap_or_default(),
+            "name": message.tool_name.clone().unwrap_or_default(),
+            "content": message.text_content(),
+        }),
+    }
+}
+
+/// State carried across SSE events of one response.
+struct ChunkState {
+    provider: String,
+    done: bool,
+    finished: bool,
+}
+
+fn parse_stream(provider: String, response: reqwest::Response) -> EventStream {
+    let events = http::sse_events(response);
+    let state = ChunkState {
+        provider,
+        done: false,
+        finished: false,
+    };
+    stream::unfold(
+        (Box::pin(events), state, Vec::<StreamEvent>::new().into_iter()),
+        |(mut events, mut state, mut pending)| async move {
+            loop {
+                if let Some(event) = pending.next() {
+                    return Some((Ok(event), (events, state, pending)));
+                }
+                if state.done {
+                    return None;
+                }
+                match events.next().await {
+                    Some(Ok(event)) => {
+                        let data = event.data.trim();
+                        if data.is_empty() {
+                            continue;
+                        }
+                        if data == "[DONE]" {
+                            state.done = true;
+                            continue;
+                        }
+                        match parse_chunk(data, &state.provider) {
+                            Ok(parsed) => {
+                                if parsed.iter().any(|e| matches!(e, StreamEvent::Finish(_))) {
+                                    state.finished = true;
+                                }
+                                pending = parsed.into_iter();
+                            }
+                            Err(e) => {
+                                state.done = true;
+                                return Some((Err(e), (events, state, pending)));
+                            }
+                        }
+                    }
+                    Some(Err(message)) => {
+                        state.done = true;
+                        let err = if state.finished {
+                            continue;
+                        } else {
+                            LlmError::Connect {
+                                provider: state.provider.clone(),
+                                url: String::new(),
+                                message,
+                            }
+                        };
+                        return Some((Err(err), (events, state, pending)));
+                    }
+                    None => {
+                        state.done = true;
+                        // A stream that ends without [DONE] or a finish reason was cut off.
+                        if !state.finished {
+                            let err = LlmError::Truncated {
+                                provider: state.provider.clone(),
+                            };
+                            return Some((Err(err), (events, state, pending)));
+                        }
+                    }
+                }
+            }
+        },
+    )
+    .boxed()
+}
+
+/// Parses one `chat.completion.chunk` into events.
+pub fn parse_chunk(data: &str, provider: &str) -> Result<Vec<StreamEvent>, LlmError> {
+    let value: Value = serde_json::from_str(data).map_err(|e| LlmError::Protocol {
+        provider: provider.to_string(),
+        message: format!("bad chunk ({e}): {}", truncate(data)),
+    })?;
+    if let Some(err) = value.get("error") {
+        let message = err
+            .get("message")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .unwrap_or_else(|| err.to_string());
+        let status = err
+            .get("code")
+            .and_then(Value::as_u64)
+            .and_then(|c| u16::try_from(c).ok())
+            .unwrap_or(500);
+        return Err(LlmError::Status {
+            provider: provider.to_string(),
+            status,
+            message,
+            retry_after: None,
+        });
+    }
+    let mut out = Vec::new();
+    if let Some(choice) = value.get("choices").and_then(Value::as_array).and_then(|c| c.first()) {
+        if let Some(delta) = choice.get("delta") {
+            for key in ["reasoning_content", "reasoning"] {
+                if let Some(r) = delta.get(key).and_then(Value::as_str).filter(|s| !s.is_empty()) {
+                    out.push(StreamEvent::Reasoning(r.to_string()));
+                    break;
+                }
+            }
+            if let Some(t) = delta.get("content").and_then(Value::as_str).filter(|s| !s.is_empty()) {
+                out.push(StreamEvent::Text(t.to_string()));
+            }
+            for (position, call) in delta
+                .get("tool_calls")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let index = call
+                    .get("index")
+                    .and_then(Value::as_u64)
+                    .map(|i| i as usize)
+                    .unwrap_or(position);
+                let function = call.get("function");
+                out.push(StreamEvent::ToolCallDelta {
+                    index,
+                    id: call.get("id").and_then(Value::as_str).map(str::to_string),
+                    name: function
+                        .and_then(|f| f.get("name"))
+                        .and_then(Value::as_str)
+                        .map(str::to_string),
+                    arguments: function
+                        .and_then(|f| f.get("arguments"))
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string(),
+                });
+            }
+        }
+        if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
+            out.push(StreamEvent::Finish(reason.to_string()));
+        }
+    }
+    if let Some(usage) = value.get("usage").filter(|u| u.is_object()) {
+        let n = |path: &str| usage.pointer(path).and_then(Value::as_u64).unwrap_or(0);
+        out.push(StreamEvent::Usage(Usage {
+            input_tokens: n("/prompt_tokens"),
+            output_tokens: n("/completion_tokens"),
+            reasoning_tokens: n("/completion_tokens_details/reasoning_tokens"),
+            cache_read_tokens: n("/prompt_tokens_details/cached_tokens"),
+            cache_write_tokens: 0,
+        }));
+    }
+    Ok(out)
+}
+
+fn truncate(s: &str) -> String {
+    s.chars().take(200).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::ToolCall;
+
+    #[test]
+    fn chunks_become_events() {
+        let events = parse_chunk(
+            r#"{"choices":[{"index":0,"delta":{"reasoning_content":"hm","content":"Hi","tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"terminal","arguments":"{\"com"}}]},"finish_reason":null}]}"#,
+            "p",
+        )
+        .unwrap();
+        assert_eq!(events[0], StreamEvent::Reasoning("hm".into()));
+        assert_eq!(events[1], StreamEvent::Text("Hi".into()));
+        assert!(matches!(&events[2], StreamEvent::ToolCallDelta { index: 0, id: Some(id), .. } if id == "call_1"));
+        let usage = parse_chunk(
+            r#"{"choices":[],"usage":{"prompt_tokens":100,"completion_tokens":20,"total_tokens":120}}"#,
+            "p",
+        )
+        .unwrap();
+        assert_eq!(
+            usage,
+            vec![StreamEvent::Usage(Usage {
+                input_tokens: 100,
+                output_tokens: 20,
+                ..Usage::default()
+            })]
+        );
+        assert!(parse_chunk(r#"{"error":{"message":"overloaded","code":503}}"#, "p").is_err());
+        assert!(parse_chunk("not json", "p").is_err());
+    }
+
+    #[test]
+    fn request_body_matches_the_wire_format() {
+        let mut assistant = Message::assistant("");
+        assistant.tool_calls.push(ToolCall {
+            id: "c1".into(),
+            name: "todo".into(),
+            arguments: "{}".into(),
+        });
+        let request = ChatRequest {
+            model: "m".into(),
+            messages: vec![
+                Message::system("sys"),
+                Message::user("hi"),
+                assistant.clone(),
+                Message::tool_result(&assistant.tool_calls[0], "{\"ok\":true}".into(), false),
+            ],
+            tools: vec![json!({"type": "function"})],
+            max_tokens: None,
+        };
+        let body = request_body(&request);
+        assert_eq!(
+            body["messages"][2],
+            json!({"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "todo", "arguments": "{}"}}]})
+        );
+        assert_eq!(body["messages"][3]["tool_call_id"], "c1");
+        assert_eq!(body["stream_options"]["include_usage"], true);
+        assert_eq!(body["tools"].as_array().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn model_lists_from_openai_and_ollama() {
+        assert_eq!(model_ids(&json!({"data": [{"id": "a"}, {"id": "b"}]})), ["a", "b"]);
+        assert_eq!(model_ids(&json!({"models": [{"name": "llama3"}]})), ["llama3"]);
+    }
+}

@@ -1,0 +1,157 @@
+//! One model call with retries: open the stream, forward every event as it arrives, fold them
+//! into the assistant message. Rate limits, server errors and dropped connections are retried
+//! with exponential backoff and jitter (honouring `Retry-After`) as long as nothing has been
+//! streamed yet; a failure after the first event is reported, never passed off as a complete
+//! answer. Cancellation wins over everything and drops the HTTP stream at once.
+
+use std::time::Duration;
+
+use futures::StreamExt;
+use tokio_util::sync::CancellationToken;
+
+use super::{Assembled, Assembler, ChatRequest, LlmError, Provider, StreamEvent};
+
+/// How often and how patiently to retry.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RetryPolicy {
+    /// Retries after the first attempt.
+    pub max_retries: u32,
+    pub base_delay: Duration,
+    pub max_delay: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> RetryPolicy {
+        RetryPolicy {
+            max_retries: 3,
+            base_delay: Duration::from_secs(1),
+            max_delay: Duration::from_secs(30),
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// The wait before retry number `retry` (1-based): the provider's `Retry-After` when given
+    /// (capped), else `base * 2^(retry-1)` with ±25 % jitter.
+    pub fn delay(&self, retry: u32, error: &LlmError) -> Duration {
+        if let Some(after) = error.retry_after() {
+            return after.min(self.max_delay);
+        }
+        let exp = self
+            .base_delay
+            .saturating_mul(1u32 << (retry.saturating_sub(1)).min(16));
+        let jitter = 0.75 + fastrand::f64() * 0.5;
+        exp.mul_f64(jitter).min(self.max_delay)
+    }
+}
+
+/// Told to the caller before each retry so the user can see it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RetryNotice {
+    pub provider: String,
+    /// 1-based retry number.
+    pub retry: u32,
+    pub max_retries: u32,
+    pub delay: Duration,
+    /// Short reason: "429", "503", "connection error".
+    pub reason: String,
+}
+
+/// How a call ended.
+#[derive(Debug)]
+pub enum CallOutcome {
+    Completed(Assembled),
+    /// Cancelled; carries what had been streamed so far.
+    Cancelled(Assembled),
+}
+
+/// Runs one model call with retries, calling `on_event` for every event as it arrives.
+pub async fn call_with_retry(
+    provider: &dyn Provider,
+    request: &ChatRequest,
+    policy: &RetryPolicy,
+    cancel: &CancellationToken,
+    on_event: &mut (dyn FnMut(&StreamEvent) + Send),
+    on_retry: &mut (dyn FnMut(&RetryNotice) + Send),
+) -> Result<CallOutcome, LlmError> {
+    let mut retry = 0;
+    loop {
+        let mut assembler = Assembler::default();
+        let attempt = async {
+            let mut stream = provider.stream(request).await?;
+            while let Some(event) = stream.next().await {
+                let event = event?;
+                on_event(&event);
+                assembler.push(&event);
+            }
+            Ok::<(), LlmError>(())
+        };
+        let result = tokio::select! {
+            biased;
+            _ = cancel.cancelled() => None,
+            result = attempt => Some(result),
+        };
+        let error = match result {
+            None => return Ok(CallOutcome::Cancelled(assembler.finish())),
+            Some(Ok(())) => return Ok(CallOutcome::Completed(assembler.finish())),
+            Some(Err(error)) => error,
+        };
+        // Once something reached the user, a retry would repeat it: report instead.
+        if !error.is_retryable() || retry >= policy.max_retries || !assembler.is_empty() {
+            return Err(error);
+        }
+        retry += 1;
+        let delay = policy.delay(retry, &error);
+        tracing::warn!(provider = provider.id(), retry, delay_ms = delay.as_millis() as u64, %error, "model call failed, retrying");
+        on_retry(&RetryNotice {
+            provider: provider.id().to_string(),
+            retry,
+            max_retries: policy.max_retries,
+            delay,
+            reason: error.short_reason(),
+        });
+        tokio::select! {
+            biased;
+            _ = cancel.cancelled() => return Ok(CallOutcome::Cancelled(Assembler::default().finish())),
+            _ = tokio::time::sleep(delay) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_grows_and_honours_retry_after() {
+        let policy = RetryPolicy {
+            max_retries: 5,
+            base_delay: Duration::from_millis(100),
+            max_delay: Duration::from_secs(1),
+        };
+        let err = LlmError::Status {
+            provider: "p".into(),
+            status: 500,
+            message: String::new(),
+            retry_after: None,
+        };
+        let d1 = policy.delay(1, &err);
+        let d3 = policy.delay(3, &err);
+        assert!(
+            d1 >= Duration::from_millis(75) && d1 <= Duration::from_millis(125),
+            "{d1:?}"
+        );
+        assert!(
+            d3 >= Duration::from_millis(300) && d3 <= Duration::from_millis(500),
+            "{d3:?}"
+        );
+        assert_eq!(policy.delay(9, &err), Duration::from_secs(1));
+        let limited = LlmError::Status {
+            provider: "p".into(),
+            status: 429,
+            message: String::new(),
+            retry_after: Some(Duration::from_millis(7)),
+        };
+        assert_eq!(policy.delay(1, &limited), Duration::from_millis(7));
+    }
+}

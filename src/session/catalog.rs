@@ -1,0 +1,74 @@
+//! The models offered in the editor's model picker: the configured default, `model.choices`
+//! from config.yaml, and whatever the provider's `GET /models` lists. The provider is asked once
+//! in the background at start; a session never waits more than a moment for it.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::Notify;
+
+use crate::llm::Provider;
+
+/// How long `session/new` may wait for the first `/models` answer.
+const FIRST_FETCH_WAIT: Duration = Duration::from_millis(250);
+/// At most this many provider models are offered (OpenRouter lists hundreds).
+const MAX_PROVIDER_MODELS: usize = 200;
+
+/// The model list, filled in the background.
+#[derive(Clone, Default)]
+pub struct ModelCatalog {
+    configured: Vec<String>,
+    fetched: Arc<Mutex<Option<Vec<String>>>>,
+    ready: Arc<Notify>,
+}
+
+impl ModelCatalog {
+    pub fn new(configured: Vec<String>) -> ModelCatalog {
+        ModelCatalog {
+            configured,
+            ..ModelCatalog::default()
+        }
+    }
+
+    /// Starts the background fetch.
+    pub fn spawn_fetch(&self, provider: Arc<dyn Provider>) {
+        let this = self.clone();
+        tokio::spawn(async move {
+            let models = match provider.list_models().await {
+                Ok(models) => models,
+                Err(e) => {
+                    tracing::debug!(error = %e, "model list unavailable; offering configured models only");
+                    Vec::new()
+                }
+            };
+            *this.fetched.lock().unwrap_or_else(|p| p.into_inner()) = Some(models);
+            this.ready.notify_waiters();
+        });
+    }
+
+    /// The models to offer, `current` first. Waits briefly for the first fetch.
+    pub async fn models(&self, current: &str) -> Vec<String> {
+        if self.fetched.lock().unwrap_or_else(|p| p.into_inner()).is_none() {
+            let notified = self.ready.notified();
+            if self.fetched.lock().unwrap_or_else(|p| p.into_inner()).is_none() {
+                let _ = tokio::time::timeout(FIRST_FETCH_WAIT, notified).await;
+            }
+        }
+        let fetched = self
+            .fetched
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+            .unwrap_or_default();
+        let mut out: Vec<String> = Vec::new();
+        let candidates = std::iter::once(current.to_string())
+            .chain(self.configured.iter().cloned())
+            .chain(fetched.into_iter().take(MAX_PROVIDER_MODELS));
+        for model in candidates {
+            if !model.is_empty() && !out.contains(&model) {
+                out.push(model);
+            }
+        }
+        out
+    }
+}

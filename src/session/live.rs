@@ -1,0 +1,122 @@
+//! One live session: the single owner of its cwd, model, mode, history and the cancel token of
+//! its running turn. Settings sit behind a short-lived lock so they can change mid-turn; the
+//! history sits behind an async lock that a turn holds from start to end, which also makes
+//! prompts of one session run one after another.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use tokio_util::sync::CancellationToken;
+
+use crate::tools::{SessionToolState, Workspace};
+use crate::transcript::Message;
+
+/// The settings of a session the editor can see and change.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionSettings {
+    pub cwd: PathBuf,
+    pub model: String,
+    pub mode: String,
+    pub title: Option<String>,
+    /// True when the user chose the title (auto-titles never overwrite it).
+    pub title_from_user: bool,
+}
+
+/// A live session.
+pub struct Session {
+    pub id: String,
+    settings: Mutex<SessionSettings>,
+    pub(crate) history: tokio::sync::Mutex<Vec<Message>>,
+    turn_cancel: Mutex<Option<CancellationToken>>,
+    pub workspace: Arc<Workspace>,
+    pub tool_state: Arc<SessionToolState>,
+    /// Built once per session (prompt caching depends on a stable prefix); cleared when the
+    /// model changes.
+    system_prompt: Mutex<Option<String>>,
+    closed: AtomicBool,
+}
+
+impl Session {
+    pub fn new(id: String, settings: SessionSettings, history: Vec<Message>) -> Session {
+        Session {
+            id,
+            workspace: Arc::new(Workspace::new(settings.cwd.clone())),
+            settings: Mutex::new(settings),
+            history: tokio::sync::Mutex::new(history),
+            turn_cancel: Mutex::new(None),
+            tool_state: Arc::new(SessionToolState::default()),
+            system_prompt: Mutex::new(None),
+            closed: AtomicBool::new(false),
+        }
+    }
+
+    pub fn settings(&self) -> SessionSettings {
+        lock(&self.settings).clone()
+    }
+
+    /// Changes settings; returns the new value.
+    pub fn update_settings(&self, f: impl FnOnce(&mut SessionSettings)) -> SessionSettings {
+        let mut guard = lock(&self.settings);
+        let (before_model, before_cwd) = (guard.model.clone(), guard.cwd.clone());
+        f(&mut guard);
+        if guard.model != before_model || guard.cwd != before_cwd {
+            *lock(&self.system_prompt) = None;
+        }
+        if guard.cwd != before_cwd {
+            self.workspace.set_root(guard.cwd.clone());
+        }
+        guard.clone()
+    }
+
+    /// The cached system prompt, building it with `build` on first use.
+    pub fn system_prompt(&self, build: impl FnOnce() -> String) -> String {
+        lock(&self.system_prompt).get_or_insert_with(build).clone()
+    }
+
+    /// Starts a turn: returns its cancel token.
+    pub(crate) fn begin_turn(&self) -> CancellationToken {
+        let token = CancellationToken::new();
+        *lock(&self.turn_cancel) = Some(token.clone());
+        token
+    }
+
+    pub(crate) fn end_turn(&self) {
+        *lock(&self.turn_cancel) = None;
+    }
+
+    /// Cancels the running turn, if any. Returns whether one was running.
+    pub fn cancel(&self) -> bool {
+        match lock(&self.turn_cancel).as_ref() {
+            Some(token) => {
+                token.cancel();
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn is_running(&self) -> bool {
+        lock(&self.turn_cancel).is_some()
+    }
+
+    /// A copy of the history (waits for a running turn to finish).
+    pub async fn history(&self) -> Vec<Message> {
+        self.history.lock().await.clone()
+    }
+
+    /// Cancels everything and kills background processes; the session is unusable afterwards.
+    pub fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+        self.cancel();
+        self.tool_state.shutdown();
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::SeqCst)
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}

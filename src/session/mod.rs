@@ -1,0 +1,11 @@
+//! Sessions: the `SessionManager` (create, get, restore, fork, list, close, delete, update cwd)
+//! over live `Session`s and the store. It knows nothing about ACP; the protocol layer calls it.
+
+pub mod catalog;
+mod live;
+mod manager;
+pub mod modes;
+
+pub use catalog::ModelCatalog;
+pub use live::{Session, SessionSettings};
+pub use manager::{SessionError, SessionManager, SessionSummary, TurnSeams};

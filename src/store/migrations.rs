@@ -1,0 +1,73 @@
+//! The database schema as an ordered list of migrations, tracked by `PRAGMA user_version`.
+//! Append new migrations; never edit one that has shipped.
+
+use rusqlite::Connection;
+
+/// Each entry moves the schema from version `index` to `index + 1`.
+const MIGRATIONS: &[&str] = &[
+    // 1: sessions, messages and the full-text index over message text.
+    r#"
+    CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        cwd TEXT NOT NULL,
+        title TEXT,
+        title_source TEXT,
+        model TEXT,
+        provider TEXT,
+        mode TEXT,
+        parent_session_id TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        message_count INTEGER NOT NULL DEFAULT 0,
+        input_tokens INTEGER NOT NULL DEFAULT 0,
+        output_tokens INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX sessions_updated ON sessions(updated_at DESC);
+    CREATE INDEX sessions_cwd ON sessions(cwd);
+    CREATE TABLE messages (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        role TEXT NOT NULL,
+        content TEXT NOT NULL DEFAULT '',
+        body TEXT NOT NULL,
+        active INTEGER NOT NULL DEFAULT 1,
+        compacted INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL
+    );
+    CREATE INDEX messages_session ON messages(session_id, active, seq);
+    CREATE VIRTUAL TABLE messages_fts USING fts5(content, content='messages', content_rowid='id');
+    CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
+        INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
+    END;
+    CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
+        INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
+    END;
+    CREATE TRIGGER messages_au AFTER UPDATE OF content ON messages BEGIN
+        INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
+        INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
+    END;
+    "#,
+    // 2: per-session settings chosen in the editor (config options), as JSON.
+    r#"
+    ALTER TABLE sessions ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
+    "#,
+];
+
+/// The schema version this build writes.
+pub fn latest_version() -> i64 {
+    MIGRATIONS.len() as i64
+}
+
+/// Brings the database up to date, one transaction per migration.
+pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
+    let current: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0))?;
+    for (index, sql) in MIGRATIONS.iter().enumerate().skip(current.max(0) as usize) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", index as i64 + 1)?;
+        tx.commit()?;
+        tracing::debug!(version = index + 1, "database migrated");
+    }
+    Ok(())
+}

@@ -1,0 +1,13 @@
+//! The integration suite, one binary. Each module drives the real `hermes-acp` binary over
+//! pipes (or the server in-process) against the mock LLM on 127.0.0.1.
+
+mod support;
+
+/// The editor config snippets and the ACP registry manifest.
+mod distribution;
+/// Streaming prompts, cancel, provider failures and retries.
+mod prompting;
+/// Handshake, malformed input, unknown methods and ids, stdout hygiene.
+mod protocol;
+/// Persistence across restarts: list, load (replay), resume, fork, close, delete, settings.
+mod sessions;

@@ -1,0 +1,330 @@
+//! A real HTTP mock of an OpenAI-compatible chat-completions server on 127.0.0.1, scripted per
+//! test: streamed text in chunks, reasoning deltas, tool calls (also parallel), usage, error
+//! statuses with Retry-After, slow streams, and streams cut mid-answer. It records every request
+//! body and notices when a client drops a stream. Shared by the integration tests and the
+//! process-level bench (`examples/bench.rs` includes this file).
+#![allow(dead_code)]
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Notify;
+
+/// One scripted answer to a chat-completions request.
+#[derive(Debug, Clone)]
+pub enum Reply {
+    /// SSE `data:` payloads, sent with `delay` between them, then `[DONE]` unless `cut` is set
+    /// (the connection closes right after the last payload, mid-answer).
+    Stream {
+        events: Vec<Value>,
+        delay: Duration,
+        cut: bool,
+    },
+    /// An error status with an optional Retry-After (seconds) and a JSON error body.
+    Status {
+        status: u16,
+        retry_after: Option<String>,
+        message: String,
+    },
+}
+
+#[derive(Default)]
+struct State {
+    script: VecDeque<Reply>,
+    fallback: Option<Reply>,
+    requests: Vec<Value>,
+    models: Vec<String>,
+    disconnects: usize,
+    model_list_requests: usize,
+}
+
+/// The running mock server.
+#[derive(Clone)]
+pub struct MockLlm {
+    pub port: u16,
+    state: Arc<Mutex<State>>,
+    changed: Arc<Notify>,
+}
+
+impl MockLlm {
+    /// Starts the server on an ephemeral loopback port.
+    pub async fn start() -> MockLlm {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind mock");
+        let port = listener.local_addr().unwrap().port();
+        let mock = MockLlm {
+            port,
+            state: Arc::new(Mutex::new(State {
+                models: vec!["mock-model".into(), "mock-large".into()],
+                ..State::default()
+            })),
+            changed: Arc::new(Notify::new()),
+        };
+        let server = mock.clone();
+        tokio::spawn(async move {
+            while let Ok((socket, _)) = listener.accept().await {
+                let server = server.clone();
+                tokio::spawn(async move { server.serve(socket).await });
+            }
+        });
+        mock
+    }
+
+    /// The base URL to put in `model.base_url`.
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/v1", self.port)
+    }
+
+    /// Queues replies, answered in order.
+    pub fn push(&self, reply: Reply) {
+        self.state.lock().unwrap().script.push_back(reply);
+    }
+
+    /// The reply used when the script is empty.
+    pub fn set_fallback(&self, reply: Reply) {
+        self.state.lock().unwrap().fallback = Some(reply);
+    }
+
+    pub fn set_models(&self, models: &[&str]) {
+        self.state.lock().unwrap().models = models.iter().map(|m| m.to_string()).collect();
+    }
+
+    /// Bodies of every chat-completions request so far.
+    pub fn requests(&self) -> Vec<Value> {
+        self.state.lock().unwrap().requests.clone()
+    }
+
+    /// How many streams the client dropped before the end.
+    pub fn disconnects(&self) -> usize {
+        self.state.lock().unwrap().disconnects
+    }
+
+    /// Waits until `f(state)` holds or the timeout passes.
+    pub async fn wait_for(&self, timeout: Duration, f: impl Fn(&MockLlm) -> bool) -> bool {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let notified = self.changed.notified();
+            if f(self) {
+                return true;
+            }
+            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                return f(self);
+            }
+        }
+    }
+
+    async fn serve(&self, mut socket: TcpStream) {
+        let Some((head, body)) = read_request(&mut socket).await else {
+            return;
+        };
+        let first = head.lines().next().unwrap_or("").to_string();
+        if first.starts_with("GET") && first.contains("/models") {
+            let models = {
+                let mut s = self.state.lock().unwrap();
+                s.model_list_requests += 1;
+                s.models.clone()
+            };
+            let data: Vec<Value> = models.iter().map(|m| json!({"id": m, "object": "model"})).collect();
+            respond_json(&mut socket, 200, &json!({"object": "list", "data": data}), None).await;
+            return;
+        }
+        if !(first.starts_with("POST") && first.contains("/chat/completions")) {
+            respond_json(&mut socket, 404, &json!({"error": {"message": "not found"}}), None).await;
+            return;
+        }
+        let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        let reply = {
+            let mut s = self.state.lock().unwrap();
+            s.requests.push(request);
+            s.script.pop_front().or_else(|| s.fallback.clone())
+        };
+        self.changed.notify_waiters();
+        match reply {
+            None => {
+                respond_json(
+                    &mut socket,
+                    500,
+                    &json!({"error": {"message": "mock script is empty"}}),
+                    None,
+                )
+                .await
+            }
+            Some(Reply::Status {
+                status,
+                retry_after,
+                message,
+            }) => {
+                respond_json(
+                    &mut socket,
+                    status,
+                    &json!({"error": {"message": message, "code": status}}),
+                    retry_after.as_deref(),
+                )
+                .await
+            }
+            Some(Reply::Stream { events, delay, cut }) => {
+                let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n";
+                if socket.write_all(head.as_bytes()).await.is_err() {
+                    return self.disconnected();
+                }
+                for (i, event) in events.iter().enumerate() {
+                    if i > 0 && !delay.is_zero() {
+                        tokio::time::sleep(delay).await;
+                    }
+                    let frame = format!("data: {event}\n\n");
+                    if socket.write_all(frame.as_bytes()).await.is_err() || socket.flush().await.is_err() {
+                        return self.disconnected();
+                    }
+                }
+                if !cut {
+                    let _ = socket.write_all(b"data: [DONE]\n\n").await;
+                }
+                let _ = socket.shutdown().await;
+            }
+        }
+    }
+
+    fn disconnected(&self) {
+        self.state.lock().unwrap().disconnects += 1;
+        self.changed.notify_waiters();
+    }
+}
+
+async fn read_request(socket: &mut TcpStream) -> Option<(String, Vec<u8>)> {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 8192];
+    let header_end = loop {
+        let n = socket.read(&mut chunk).await.ok()?;
+        if n == 0 {
+            return None;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        if let Some(pos) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break pos + 4;
+        }
+    };
+    let head = String::from_utf8_lossy(&buf[..header_end]).to_string();
+    let length = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-length:")
+                .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+        })
+        .unwrap_or(0);
+    let mut body = buf[header_end..].to_vec();
+    while body.len() < length {
+        let n = socket.read(&mut chunk).await.ok()?;
+        if n == 0 {
+            break;
+        }
+        body.extend_from_slice(&chunk[..n]);
+    }
+    Some((head, body))
+}
+
+async fn respond_json(socket: &mut TcpStream, status: u16, body: &Value, retry_after: Option<&str>) {
+    let text = body.to_string();
+    let retry = retry_after.map(|r| format!("Retry-After: {r}\r\n")).unwrap_or_default();
+    let head = format!(
+        "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{retry}Connection: close\r\n\r\n",
+        text.len()
+    );
+    let _ = socket.write_all(head.as_bytes()).await;
+    let _ = socket.write_all(text.as_bytes()).await;
+    let _ = socket.shutdown().await;
+}
+
+// ---- reply builders -------------------------------------------------------------------------
+
+fn chunk(delta: Value, finish: Option<&str>) -> Value {
+    json!({"id": "chatcmpl-mock", "object": "chat.completion.chunk", "model": "mock-model", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+}
+
+fn usage(prompt: u64, completion: u64) -> Value {
+    json!({"id": "chatcmpl-mock", "object": "chat.completion.chunk", "choices": [], "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}})
+}
+
+/// A streamed text answer in the given pieces, with usage 100/20.
+pub fn text(pieces: &[&str]) -> Reply {
+    let mut events = vec![chunk(json!({"role": "assistant", "content": ""}), None)];
+    events.extend(pieces.iter().map(|p| chunk(json!({"content": p}), None)));
+    events.push(chunk(json!({}), Some("stop")));
+    events.push(usage(100, 20));
+    Reply::Stream {
+        events,
+        delay: Duration::ZERO,
+        cut: false,
+    }
+}
+
+/// Reasoning pieces, then text pieces.
+pub fn reasoning_then_text(thoughts: &[&str], pieces: &[&str]) -> Reply {
+    let mut events: Vec<Value> = thoughts
+        .iter()
+        .map(|t| chunk(json!({"reasoning_content": t}), None))
+        .collect();
+    events.extend(pieces.iter().map(|p| chunk(json!({"content": p}), None)));
+    events.push(chunk(json!({}), Some("stop")));
+    events.push(usage(100, 20));
+    Reply::Stream {
+        events,
+        delay: Duration::ZERO,
+        cut: false,
+    }
+}
+
+/// Tool calls `(id, name, arguments JSON)` in one response, arguments split in two fragments.
+pub fn tool_calls(calls: &[(&str, &str, Value)]) -> Reply {
+    let mut events = Vec::new();
+    for (index, (id, name, args)) in calls.iter().enumerate() {
+        let text = args.to_string();
+        let (a, b) = text.split_at(text.len() / 2);
+        events.push(chunk(json!({"tool_calls": [{"index": index, "id": id, "type": "function", "function": {"name": name, "arguments": a}}]}), None));
+        events.push(chunk(
+            json!({"tool_calls": [{"index": index, "function": {"arguments": b}}]}),
+            None,
+        ));
+    }
+    events.push(chunk(json!({}), Some("tool_calls")));
+    events.push(usage(150, 30));
+    Reply::Stream {
+        events,
+        delay: Duration::ZERO,
+        cut: false,
+    }
+}
+
+/// `n` text chunks with `delay` between them (for cancel tests and slow streams).
+pub fn slow_text(n: usize, delay: Duration) -> Reply {
+    let mut events: Vec<Value> = (0..n)
+        .map(|i| chunk(json!({"content": format!("chunk{i} ")}), None))
+        .collect();
+    events.push(chunk(json!({}), Some("stop")));
+    Reply::Stream {
+        events,
+        delay,
+        cut: false,
+    }
+}
+
+/// A stream that stops after some text, without a finish reason or `[DONE]`.
+pub fn cut_stream(pieces: &[&str]) -> Reply {
+    let events = pieces.iter().map(|p| chunk(json!({"content": p}), None)).collect();
+    Reply::Stream {
+        events,
+        delay: Duration::ZERO,
+        cut: true,
+    }
+}
+
+pub fn status(status: u16, retry_after: Option<&str>) -> Reply {
+    Reply::Status {
+        status,
+        retry_after: retry_after.map(str::to_string),
+        message: format!("mock error {status}"),
+    }
+}
