@@ -8,19 +8,28 @@
 pub enum CommandVerdict {
     Safe,
     /// Needs the user's approval; `pattern_key` is what "allow for session" remembers.
-    Dangerous { pattern_key: String, description: String },
+    Dangerous {
+        pattern_key: String,
+        description: String,
+    },
     /// Never runs, whatever the user says.
-    Hardline { description: String },
+    Hardline {
+        description: String,
+    },
 }
 
 /// Classifies a command (temporary rules: `rm -rf /` and `mkfs` are hardline, `rm -r…` is a
 /// recursive delete).
 pub fn classify(command: &str) -> CommandVerdict {
     if command.contains("rm -rf /") {
-        return CommandVerdict::Hardline { description: "recursive delete of root".into() };
+        return CommandVerdict::Hardline {
+            description: "recursive delete of root".into(),
+        };
     }
     if command.contains("mkfs") {
-        return CommandVerdict::Hardline { description: "format filesystem".into() };
+        return CommandVerdict::Hardline {
+            description: "format filesystem".into(),
+        };
     }
     if command.contains("rm -r") {
         return CommandVerdict::Dangerous {

@@ -74,7 +74,11 @@ pub struct BackgroundProcess {
 impl ProcessTable {
     /// Starts `command` in `cwd` in the background and tracks it.
     pub fn spawn(&self, command: &str, cwd: &Path) -> io::Result<Arc<BackgroundProcess>> {
-        let args = [OsStr::new(command), self.env_snapshot().as_os_str(), cwd.as_os_str()];
+        let args = [
+            OsStr::new(command),
+            self.env_snapshot().as_os_str(),
+            cwd.as_os_str(),
+        ];
         let mut child = shell::spawn(BACKGROUND_SCRIPT, &args, cwd, StdinMode::Piped)?;
         let process = Arc::new(BackgroundProcess {
             id: new_id(),
@@ -91,7 +95,9 @@ impl ProcessTable {
         });
         let monitored = Arc::clone(&process);
         let task = tokio::spawn(async move {
-            let status = child.run_to_exit(&mut |bytes: &[u8]| lock(&monitored.output).push(bytes)).await;
+            let status = child
+                .run_to_exit(&mut |bytes: &[u8]| lock(&monitored.output).push(bytes))
+                .await;
             let code = status.map(shell::exit_code).unwrap_or(-1);
             *lock(&monitored.ended) = Some(Instant::now());
             monitored.exit.send_replace(Some(code));
@@ -123,7 +129,10 @@ impl ProcessTable {
     /// grace, then SIGKILL. Called on session close and server exit (and by `Drop`).
     pub fn kill_all(&self) {
         let processes = std::mem::take(&mut *lock(&self.processes));
-        let running: Vec<_> = processes.iter().filter(|p| p.exit_code().is_none()).collect();
+        let running: Vec<_> = processes
+            .iter()
+            .filter(|p| p.exit_code().is_none())
+            .collect();
         for process in &running {
             shell::signal_group(process.pid, libc::SIGTERM);
         }
@@ -163,7 +172,11 @@ impl BackgroundProcess {
 
     /// `running` or `exited`, as Hermes reports it.
     pub fn status(&self) -> &'static str {
-        if self.exit_code().is_some() { "exited" } else { "running" }
+        if self.exit_code().is_some() {
+            "exited"
+        } else {
+            "running"
+        }
     }
 
     pub fn uptime_seconds(&self) -> u64 {
@@ -203,7 +216,9 @@ impl BackgroundProcess {
             return Some(code);
         }
         shell::signal_group(self.pid, libc::SIGKILL);
-        tokio::time::timeout(Duration::from_secs(5), self.wait_exit()).await.ok()
+        tokio::time::timeout(Duration::from_secs(5), self.wait_exit())
+            .await
+            .ok()
     }
 
     /// Writes `data` to the process's stdin. `Ok(false)` when stdin was already closed.
@@ -220,7 +235,10 @@ impl BackgroundProcess {
         };
         match tokio::time::timeout(Duration::from_secs(10), write).await {
             Ok(result) => result.map(|()| true),
-            Err(_) => Err(io::Error::new(io::ErrorKind::TimedOut, "timed out writing to stdin (the process is not reading it)")),
+            Err(_) => Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "timed out writing to stdin (the process is not reading it)",
+            )),
         }
     }
 
@@ -232,7 +250,8 @@ impl BackgroundProcess {
 
 /// Drops finished processes past their TTL, then the oldest finished ones while over the cap.
 fn prune(processes: &mut Vec<Arc<BackgroundProcess>>) {
-    let expired = |p: &BackgroundProcess| lock(&p.ended).is_some_and(|t| t.elapsed() > FINISHED_TTL);
+    let expired =
+        |p: &BackgroundProcess| lock(&p.ended).is_some_and(|t| t.elapsed() > FINISHED_TTL);
     processes.retain(|p| !expired(p));
     while processes.len() >= MAX_PROCESSES {
         let Some(oldest) = processes.iter().position(|p| p.exit_code().is_some()) else {
@@ -243,7 +262,9 @@ fn prune(processes: &mut Vec<Arc<BackgroundProcess>>) {
 }
 
 fn new_id() -> String {
-    let hex: String = (0..12).map(|_| char::from_digit(fastrand::u32(0..16), 16).unwrap_or('0')).collect();
+    let hex: String = (0..12)
+        .map(|_| char::from_digit(fastrand::u32(0..16), 16).unwrap_or('0'))
+        .collect();
     format!("proc_{hex}")
 }
 

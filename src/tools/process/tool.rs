@@ -82,7 +82,10 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
         let processes: Vec<Value> = table.list().iter().map(|p| list_entry(p)).collect();
         return ToolOutput::json(json!({ "processes": processes }));
     }
-    if !matches!(action.as_str(), "poll" | "log" | "wait" | "kill" | "write" | "submit" | "close") {
+    if !matches!(
+        action.as_str(),
+        "poll" | "log" | "wait" | "kill" | "write" | "submit" | "close"
+    ) {
         return ToolOutput::error(format!(
             "Unknown process action: {action}. Use: list, poll, log, wait, kill, write, submit, close"
         ));
@@ -92,12 +95,18 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
         return ToolOutput::error(format!("session_id is required for {action}"));
     }
     let Some(process) = table.get(&session_id) else {
-        return finish(json!({"status": "not_found", "error": format!("No process with ID {session_id}")}));
+        return finish(
+            json!({"status": "not_found", "error": format!("No process with ID {session_id}")}),
+        );
     };
     let data = args::string(&args, "data").unwrap_or_default();
     let result = match action.as_str() {
         "poll" => poll(&process),
-        "log" => log(&process, args::int(&args, "offset"), args::int(&args, "limit")),
+        "log" => log(
+            &process,
+            args::int(&args, "offset"),
+            args::int(&args, "limit"),
+        ),
         "wait" => wait(ctx, &process, args::int(&args, "timeout")).await,
         "kill" => kill(&process).await,
         "write" => write(&process, data).await,
@@ -158,7 +167,9 @@ fn log(process: &BackgroundProcess, offset: Option<i64>, limit: Option<i64>) -> 
     let limit = usize::try_from(limit.unwrap_or(DEFAULT_LOG_LINES).max(1)).unwrap_or(usize::MAX);
     let start = match offset {
         None => total.saturating_sub(limit),
-        Some(o) if o < 0 => total.saturating_sub(usize::try_from(o.unsigned_abs()).unwrap_or(usize::MAX)),
+        Some(o) if o < 0 => {
+            total.saturating_sub(usize::try_from(o.unsigned_abs()).unwrap_or(usize::MAX))
+        }
         Some(o) => usize::try_from(o).unwrap_or(usize::MAX).min(total),
     };
     let selected = &lines[start..start.saturating_add(limit).min(total)];
@@ -177,13 +188,18 @@ async fn wait(ctx: &ToolContext, process: &Arc<BackgroundProcess>, timeout: Opti
     let max = DEFAULT_TIMEOUT_SECS;
     let requested = timeout.map(|t| t.max(1) as u64);
     let (effective, clamp_note) = match requested {
-        Some(t) if t > max => {
-            (max, Some(format!("Requested wait of {t}s was clamped to configured limit of {max}s")))
-        }
+        Some(t) if t > max => (
+            max,
+            Some(format!(
+                "Requested wait of {t}s was clamped to configured limit of {max}s"
+            )),
+        ),
         Some(t) => (t, None),
         None => (max, None),
     };
     let mut result = tokio::select! {
+        // An exit that already happened wins over a cancel that already happened.
+        biased;
         code = tokio::time::timeout(Duration::from_secs(effective), process.wait_exit()) => match code {
             Ok(code) => json!({
                 "status": "exited",
@@ -214,7 +230,9 @@ async fn kill(process: &BackgroundProcess) -> Value {
     }
     match process.kill().await {
         Some(_) => json!({"status": "killed", "session_id": process.id}),
-        None => json!({"status": "error", "error": format!("Process {} did not exit after SIGKILL", process.id)}),
+        None => {
+            json!({"status": "error", "error": format!("Process {} did not exit after SIGKILL", process.id)})
+        }
     }
 }
 

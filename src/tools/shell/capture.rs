@@ -16,7 +16,13 @@ pub struct HeadTail {
 
 impl HeadTail {
     pub fn new(head_cap: usize, tail_cap: usize) -> HeadTail {
-        HeadTail { head: Vec::new(), tail: VecDeque::new(), head_cap, tail_cap, dropped: 0 }
+        HeadTail {
+            head: Vec::new(),
+            tail: VecDeque::new(),
+            head_cap,
+            tail_cap,
+            dropped: 0,
+        }
     }
 
     pub fn push(&mut self, mut bytes: &[u8]) {
@@ -42,7 +48,10 @@ impl HeadTail {
     pub fn into_text(self) -> String {
         let mut text = String::from_utf8_lossy(&self.head).into_owned();
         if self.dropped > 0 {
-            text.push_str(&format!("\n\n... [{} bytes of output not kept] ...\n\n", self.dropped));
+            text.push_str(&format!(
+                "\n\n... [{} bytes of output not kept] ...\n\n",
+                self.dropped
+            ));
         }
         let tail: Vec<u8> = self.tail.into();
         text.push_str(&String::from_utf8_lossy(&tail));
@@ -62,7 +71,12 @@ pub struct OutputRing {
 
 impl OutputRing {
     pub fn new(max_chars: usize) -> OutputRing {
-        OutputRing { text: String::new(), chars: 0, max_chars, carry: Vec::new() }
+        OutputRing {
+            text: String::new(),
+            chars: 0,
+            max_chars,
+            carry: Vec::new(),
+        }
     }
 
     pub fn push(&mut self, bytes: &[u8]) {
@@ -109,7 +123,11 @@ impl OutputRing {
         self.chars += s.chars().count();
         if self.chars > self.max_chars {
             let excess = self.chars - self.max_chars;
-            let cut = self.text.char_indices().nth(excess).map_or(self.text.len(), |(i, _)| i);
+            let cut = self
+                .text
+                .char_indices()
+                .nth(excess)
+                .map_or(self.text.len(), |(i, _)| i);
             self.text.drain(..cut);
             self.chars = self.max_chars;
         }
@@ -122,7 +140,10 @@ pub fn tail_chars(text: &str, n: usize) -> &str {
     if total <= n {
         return text;
     }
-    let start = text.char_indices().nth(total - n).map_or(text.len(), |(i, _)| i);
+    let start = text
+        .char_indices()
+        .nth(total - n)
+        .map_or(text.len(), |(i, _)| i);
     &text[start..]
 }
 

@@ -42,17 +42,24 @@ pub enum StdinMode {
 
 /// A running shell command that leads its own process group.
 pub struct ShellChild {
+    /// Declared first so it is dropped first: the group is killed before the child handle is
+    /// released for reaping (after which the group id could, in principle, be reused).
+    guard: GroupGuard,
     pub child: Child,
     /// The leader's pid, which is also the process group id.
     pub pid: i32,
     /// Merged stdout and stderr.
     pub output: pipe::Receiver,
     pub stdin: Option<ChildStdin>,
-    guard: GroupGuard,
 }
 
 /// Spawns `shell -c script $0 args…` in `cwd`, leading a new process group.
-pub fn spawn(script: &str, args: &[&OsStr], cwd: &Path, stdin: StdinMode) -> io::Result<ShellChild> {
+pub fn spawn(
+    script: &str,
+    args: &[&OsStr],
+    cwd: &Path,
+    stdin: StdinMode,
+) -> io::Result<ShellChild> {
     let (reader, writer) = io::pipe()?;
     let mut command = Command::new(shell_program());
     command
@@ -72,11 +79,23 @@ pub fn spawn(script: &str, args: &[&OsStr], cwd: &Path, stdin: StdinMode) -> io:
     // The command keeps the parent's copy of the pipe's write end: drop it now, or reading the
     // output would never see end-of-file.
     drop(command);
-    let pid = child.id().and_then(|id| i32::try_from(id).ok()).ok_or_else(|| io::Error::other("child has no pid"))?;
-    let guard = GroupGuard { pgid: pid, armed: true };
+    let pid = child
+        .id()
+        .and_then(|id| i32::try_from(id).ok())
+        .ok_or_else(|| io::Error::other("child has no pid"))?;
+    let guard = GroupGuard {
+        pgid: pid,
+        armed: true,
+    };
     let output = pipe::Receiver::from_owned_fd(OwnedFd::from(reader))?;
     let stdin = child.stdin.take();
-    Ok(ShellChild { child, pid, output, stdin, guard })
+    Ok(ShellChild {
+        child,
+        pid,
+        output,
+        stdin,
+        guard,
+    })
 }
 
 impl ShellChild {
@@ -91,7 +110,12 @@ impl ShellChild {
     /// leftover grandchild keeps the pipe open, until [`DRAIN_GRACE`] after the exit. Cancel
     /// safe: whatever was read before the future is dropped has reached `sink`.
     pub async fn run_to_exit(&mut self, sink: &mut impl FnMut(&[u8])) -> io::Result<ExitStatus> {
-        let ShellChild { child, output, guard, .. } = self;
+        let ShellChild {
+            child,
+            output,
+            guard,
+            ..
+        } = self;
         let read = read_all(output, sink);
         tokio::pin!(read);
         let status = tokio::select! {
@@ -114,7 +138,10 @@ impl ShellChild {
     /// everything left in the group.
     pub async fn terminate(&mut self, grace: Duration) -> Option<ExitStatus> {
         signal_group(self.pid, libc::SIGTERM);
-        let early = tokio::time::timeout(grace, self.child.wait()).await.ok().and_then(Result::ok);
+        let early = tokio::time::timeout(grace, self.child.wait())
+            .await
+            .ok()
+            .and_then(Result::ok);
         // Members that ignored SIGTERM (or were stopped) go now. The group id cannot be reused
         // while any member is alive, so this never hits an unrelated process group.
         signal_group(self.pid, libc::SIGKILL);
@@ -221,7 +248,56 @@ fn find_program(name: &str) -> Option<PathBuf> {
 
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    path.is_absolute() && path.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    path.is_absolute()
+        && path
+            .metadata()
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Helpers shared by the shell, terminal and process tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use std::path::Path;
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    use tokio_util::sync::CancellationToken;
+
+    use crate::tools::{Approver, LocalFs, SessionToolState, ToolContext, Workspace};
+
+    /// A context rooted at `dir` with the given approver and fresh session state.
+    pub(crate) fn test_ctx(dir: &Path, approver: Arc<dyn Approver>) -> ToolContext {
+        ToolContext {
+            session_id: "session-1".into(),
+            call_id: "call-1".into(),
+            workspace: Arc::new(Workspace::new(dir.to_path_buf())),
+            cancel: CancellationToken::new(),
+            approver,
+            fs: Arc::new(LocalFs),
+            state: Arc::new(SessionToolState::default()),
+        }
+    }
+
+    /// True once `pid` no longer runs (absent, or a zombie nobody reaped yet), polling for up
+    /// to three seconds.
+    pub(crate) async fn pid_gone(pid: i32) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(3);
+        loop {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            // The state letter follows the parenthesised command name.
+            let state = stat
+                .rsplit(')')
+                .next()
+                .and_then(|rest| rest.split_whitespace().next());
+            if matches!(state, None | Some("Z" | "X")) {
+                return true;
+            }
+            if Instant::now() > deadline {
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -231,11 +307,18 @@ mod tests {
     #[tokio::test]
     async fn merges_stdout_and_stderr_in_order_and_reports_the_exit_code() {
         let dir = tempfile::tempdir().unwrap();
-        let mut child =
-            spawn("echo out; echo err >&2; echo \"$1\"; exit 3", &[OsStr::new("arg")], dir.path(), StdinMode::Null)
-                .unwrap();
+        let mut child = spawn(
+            "echo out; echo err >&2; echo \"$1\"; exit 3",
+            &[OsStr::new("arg")],
+            dir.path(),
+            StdinMode::Null,
+        )
+        .unwrap();
         let mut text = Vec::new();
-        read_all(&mut child.output, &mut |chunk: &[u8]| text.extend_from_slice(chunk)).await;
+        read_all(&mut child.output, &mut |chunk: &[u8]| {
+            text.extend_from_slice(chunk)
+        })
+        .await;
         let status = child.wait().await.unwrap();
         assert_eq!(String::from_utf8(text).unwrap(), "out\nerr\narg\n");
         assert_eq!(exit_code(status), 3);

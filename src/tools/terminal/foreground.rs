@@ -13,18 +13,21 @@ use super::{MAX_OUTPUT_CHARS, guard};
 use crate::tools::output::head_tail;
 use crate::tools::shell::capture::HeadTail;
 use crate::tools::shell::{self, StdinMode, ansi::strip_ansi};
-use crate::tools::{ToolContext, ToolDisplay, ToolOutput};
+use crate::tools::{ToolContext, ToolDisplay, ToolOutput, redact};
 
 /// Bytes kept from each end of the output before decoding; comfortably more than the 40 %/60 %
 /// of [`MAX_OUTPUT_CHARS`] that survive the final cut, even with escape sequences.
 const CAPTURE_EACH_END: usize = 256 * 1024;
 
 /// `$1` command, `$2` env snapshot, `$3` cwd, `$4` file receiving the final directory. The
-/// command runs through `eval` so a syntax error in it is reported like any other failure and
-/// the trailer still records the state.
+/// wrapper's own `cd` must not clobber the restored `OLDPWD` (so `cd -` works across calls).
+/// The command runs through `eval` so a syntax error in it is reported like any other failure
+/// and the trailer still records the state.
 const FOREGROUND_SCRIPT: &str = r#"__hermes_cmd=$1 __hermes_env=$2 __hermes_cwd_file=$4
 if [ -s "$__hermes_env" ]; then . "$__hermes_env" >/dev/null 2>&1; fi
+__hermes_oldpwd=${OLDPWD-}
 cd -- "$3" || exit 126
+if [ -n "$__hermes_oldpwd" ]; then OLDPWD=$__hermes_oldpwd; fi
 shift 4
 eval "$__hermes_cmd"
 __hermes_rc=$?
@@ -51,10 +54,22 @@ impl Foreground<'_> {
     pub(super) async fn run(self, ctx: &ToolContext) -> ToolOutput {
         let marker = shell::temp_path("cwd");
         let env_snapshot = ctx.state.processes.env_snapshot();
-        let args = [OsStr::new(self.command), env_snapshot.as_os_str(), self.cwd.as_os_str(), marker.as_os_str()];
+        let args = [
+            OsStr::new(self.command),
+            env_snapshot.as_os_str(),
+            self.cwd.as_os_str(),
+            marker.as_os_str(),
+        ];
         let mut child = match shell::spawn(FOREGROUND_SCRIPT, &args, &self.cwd, StdinMode::Null) {
             Ok(child) => child,
-            Err(e) => return self.failure(json!(""), -1, format!("Command execution failed: {e}"), None),
+            Err(e) => {
+                return self.failure(
+                    json!(""),
+                    -1,
+                    format!("Command execution failed: {e}"),
+                    None,
+                );
+            }
         };
         let mut capture = HeadTail::new(CAPTURE_EACH_END, CAPTURE_EACH_END);
         let outcome = {
@@ -79,14 +94,31 @@ impl Foreground<'_> {
                 }
                 self.success(output, shell::exit_code(status))
             }
-            Outcome::Exited(Err(e)) => self.failure(json!(output), -1, format!("Command execution failed: {e}"), None),
+            Outcome::Exited(Err(e)) => self.failure(
+                json!(output),
+                -1,
+                format!("Command execution failed: {e}"),
+                None,
+            ),
             Outcome::TimedOut => {
                 let secs = self.timeout.as_secs();
-                self.failure(json!(output), 124, format!("Command timed out after {secs} seconds"), None)
+                self.failure(
+                    json!(output),
+                    124,
+                    format!("Command timed out after {secs} seconds"),
+                    None,
+                )
             }
             Outcome::Cancelled => {
-                let output = format!("{output}\n[Command interrupted]").trim_start().to_string();
-                self.failure(json!(output), 130, "Command interrupted".to_string(), Some("cancelled"))
+                let output = format!("{output}\n[Command interrupted]")
+                    .trim_start()
+                    .to_string();
+                self.failure(
+                    json!(output),
+                    130,
+                    "Command interrupted".to_string(),
+                    Some("cancelled"),
+                )
             }
         }
     }
@@ -98,15 +130,22 @@ impl Foreground<'_> {
             result["exit_code_meaning"] = json!(meaning);
         }
         self.add_notes(&mut result);
+        // The registry redacts what the model sees; the editor's copy is redacted here.
         ToolOutput::json(result).with_display(ToolDisplay::Terminal {
             command: self.command.to_string(),
-            output,
+            output: redact::redact(&output),
             exit_code: Some(exit_code),
         })
     }
 
     /// Timeout, cancel, or a command that could not run: an error result with what was printed.
-    fn failure(&self, output: Value, exit_code: i64, error: String, status: Option<&str>) -> ToolOutput {
+    fn failure(
+        &self,
+        output: Value,
+        exit_code: i64,
+        error: String,
+        status: Option<&str>,
+    ) -> ToolOutput {
         let shown = match output.as_str() {
             Some("") | None => error.clone(),
             Some(text) => format!("{text}\n[{error}]"),
@@ -118,7 +157,7 @@ impl Foreground<'_> {
         self.add_notes(&mut result);
         ToolOutput::json_error(result).with_display(ToolDisplay::Terminal {
             command: self.command.to_string(),
-            output: shown,
+            output: redact::redact(&shown),
             exit_code: Some(exit_code),
         })
     }
@@ -148,5 +187,7 @@ async fn take_marker(marker: &Path) -> Option<PathBuf> {
 
 /// Escape sequences removed, then cut to the output cap keeping both ends, then trimmed.
 fn clean_output(raw: String) -> String {
-    head_tail(&strip_ansi(&raw), MAX_OUTPUT_CHARS).trim().to_string()
+    head_tail(&strip_ansi(&raw), MAX_OUTPUT_CHARS)
+        .trim()
+        .to_string()
 }

@@ -63,7 +63,11 @@ async fn run(ctx: &ToolContext, call: Value) -> ToolOutput {
         Some(Value::String(command)) => command.clone(),
         other => {
             let got = args::python_type_name(other);
-            return error_result("", format!("Invalid command: expected string, got {got}"), "error");
+            return error_result(
+                "",
+                format!("Invalid command: expected string, got {got}"),
+                "error",
+            );
         }
     };
     let background = args::boolean(&call, "background", false);
@@ -106,7 +110,14 @@ async fn run(ctx: &ToolContext, call: Value) -> ToolOutput {
         ));
         timeout = FOREGROUND_MAX_TIMEOUT_SECS;
     }
-    Foreground { command: &command, cwd, timeout: Duration::from_secs(timeout), notes }.run(ctx).await
+    Foreground {
+        command: &command,
+        cwd,
+        timeout: Duration::from_secs(timeout),
+        notes,
+    }
+    .run(ctx)
+    .await
 }
 
 const PTY_NOTE: &str = "PTY mode is not available in this agent: the command runs with pipes \
@@ -170,7 +181,10 @@ fn start_background(
     for (key, note) in notes {
         result[key] = json!(note);
     }
-    let shown = format!("Background process started (session_id {}, pid {})", process.id, process.pid);
+    let shown = format!(
+        "Background process started (session_id {}, pid {})",
+        process.id, process.pid
+    );
     ToolOutput::json(result).with_display(ToolDisplay::Terminal {
         command: command.to_string(),
         output: shown,
@@ -181,12 +195,16 @@ fn start_background(
 /// The explicit `workdir` (resolved against the session root), else the shell's current
 /// directory — or the session root when that directory has since been removed.
 async fn working_dir(ctx: &ToolContext, workdir: Option<&str>) -> Result<PathBuf, String> {
-    let is_dir = |path: PathBuf| async move { tokio::fs::metadata(&path).await.is_ok_and(|m| m.is_dir()) };
+    let is_dir =
+        |path: PathBuf| async move { tokio::fs::metadata(&path).await.is_ok_and(|m| m.is_dir()) };
     if let Some(workdir) = workdir {
         let dir = ctx.workspace.resolve(workdir);
         return match is_dir(dir.clone()).await {
             true => Ok(dir),
-            false => Err(format!("Working directory does not exist: {}", dir.display())),
+            false => Err(format!(
+                "Working directory does not exist: {}",
+                dir.display()
+            )),
         };
     }
     let shell_cwd = ctx.workspace.shell_cwd();
@@ -199,7 +217,10 @@ async fn working_dir(ctx: &ToolContext, workdir: Option<&str>) -> Result<PathBuf
         ctx.workspace.set_shell_cwd(root.clone());
         return Ok(root);
     }
-    Err(format!("Working directory does not exist: {}", root.display()))
+    Err(format!(
+        "Working directory does not exist: {}",
+        root.display()
+    ))
 }
 
 /// Runs the approval pipeline. `Ok(Some(note))` when the user approved this call, `Ok(None)`
@@ -208,9 +229,16 @@ async fn approve(ctx: &ToolContext, command: &str) -> Result<Option<String>, Too
     let (pattern_key, description) = match approval::classify(command) {
         CommandVerdict::Safe => return Ok(None),
         CommandVerdict::Hardline { description } => {
-            return Err(error_result(command, approval::hardline_message(&description), "blocked"));
+            return Err(error_result(
+                command,
+                approval::hardline_message(&description),
+                "blocked",
+            ));
         }
-        CommandVerdict::Dangerous { pattern_key, description } => (pattern_key, description),
+        CommandVerdict::Dangerous {
+            pattern_key,
+            description,
+        } => (pattern_key, description),
     };
     if ctx.state.pattern_allowed(&pattern_key) {
         return Ok(None);
@@ -231,9 +259,17 @@ async fn approve(ctx: &ToolContext, command: &str) -> Result<Option<String>, Too
             ctx.state.allow_pattern(&pattern_key);
             Ok(Some(note))
         }
-        ApprovalDecision::TimedOut => Err(error_result(command, approval::denied_message(&description, true), "blocked")),
+        ApprovalDecision::TimedOut => Err(error_result(
+            command,
+            approval::denied_message(&description, true),
+            "blocked",
+        )),
         ApprovalDecision::Deny | ApprovalDecision::DenyAlways | ApprovalDecision::Cancelled => {
-            Err(error_result(command, approval::denied_message(&description, false), "blocked"))
+            Err(error_result(
+                command,
+                approval::denied_message(&description, false),
+                "blocked",
+            ))
         }
     }
 }

@@ -90,10 +90,19 @@ impl TodoList {
                 self.items.push(validate(todo));
                 continue;
             };
-            if let Some(content) = todo.get("content").map(text_of).filter(|c| !c.trim().is_empty()) {
+            if let Some(content) = todo
+                .get("content")
+                .map(text_of)
+                .filter(|c| !c.trim().is_empty())
+            {
                 existing.content = cap_content(content.trim());
             }
-            if let Some(status) = todo.get("status").map(text_of).as_deref().and_then(TodoStatus::parse) {
+            if let Some(status) = todo
+                .get("status")
+                .map(text_of)
+                .as_deref()
+                .and_then(TodoStatus::parse)
+            {
                 existing.status = status;
             }
         }
@@ -190,10 +199,24 @@ fn run(ctx: &ToolContext, args: &Value) -> ToolOutput {
         // Models sometimes send the list as a JSON string.
         Some(Value::String(text)) => match serde_json::from_str::<Value>(text) {
             Ok(Value::Array(items)) => Some(items),
-            Ok(other) => return ToolOutput::error(format!("todos must be a list, got {}", python_type_name(Some(&other)))),
-            Err(_) => return ToolOutput::error("todos must be a list of objects, got unparseable string"),
+            Ok(other) => {
+                return ToolOutput::error(format!(
+                    "todos must be a list, got {}",
+                    python_type_name(Some(&other))
+                ));
+            }
+            Err(_) => {
+                return ToolOutput::error(
+                    "todos must be a list of objects, got unparseable string",
+                );
+            }
         },
-        Some(other) => return ToolOutput::error(format!("todos must be a list, got {}", python_type_name(Some(other)))),
+        Some(other) => {
+            return ToolOutput::error(format!(
+                "todos must be a list, got {}",
+                python_type_name(Some(other))
+            ));
+        }
     };
     let mut list = ctx.state.todos.lock().unwrap_or_else(|p| p.into_inner());
     match todos {
@@ -220,21 +243,38 @@ fn dedupe_by_id(todos: &[Value]) -> Vec<&Value> {
 
 fn validate(todo: &Value) -> TodoItem {
     if !todo.is_object() {
-        return TodoItem { id: "?".into(), content: "(invalid item)".into(), status: TodoStatus::Pending };
+        return TodoItem {
+            id: "?".into(),
+            content: "(invalid item)".into(),
+            status: TodoStatus::Pending,
+        };
     }
     let id = id_of(todo);
     let content = todo.get("content").map(text_of).unwrap_or_default();
     let content = content.trim();
     TodoItem {
         id: if id.is_empty() { "?".into() } else { id },
-        content: if content.is_empty() { "(no description)".into() } else { cap_content(content) },
-        status: todo.get("status").map(text_of).as_deref().and_then(TodoStatus::parse).unwrap_or(TodoStatus::Pending),
+        content: if content.is_empty() {
+            "(no description)".into()
+        } else {
+            cap_content(content)
+        },
+        status: todo
+            .get("status")
+            .map(text_of)
+            .as_deref()
+            .and_then(TodoStatus::parse)
+            .unwrap_or(TodoStatus::Pending),
     }
 }
 
 /// The trimmed id of an item (empty when missing or not an object).
 fn id_of(todo: &Value) -> String {
-    todo.get("id").map(text_of).unwrap_or_default().trim().to_string()
+    todo.get("id")
+        .map(text_of)
+        .unwrap_or_default()
+        .trim()
+        .to_string()
 }
 
 /// Text of a field: strings as is, numbers and booleans as written, anything else empty.
@@ -252,5 +292,9 @@ fn cap_content(content: &str) -> String {
         return content.to_string();
     }
     let keep = MAX_CONTENT_CHARS - TRUNCATION_MARKER.chars().count();
-    content.chars().take(keep).chain(TRUNCATION_MARKER.chars()).collect()
+    content
+        .chars()
+        .take(keep)
+        .chain(TRUNCATION_MARKER.chars())
+        .collect()
 }

@@ -1,3 +1,5 @@
+//! Tests of the `todo` tool: replace and merge semantics, normalisation, summary counts.
+
 use std::path::Path;
 use std::sync::Arc;
 
@@ -41,7 +43,11 @@ async fn reading_an_empty_list_returns_zero_counts() {
 async fn replace_writes_the_whole_list_with_summary_counts() {
     let dir = tempfile::tempdir().unwrap();
     let ctx = test_ctx(dir.path());
-    call(&ctx, json!({"todos": [{"id": "old", "content": "gone", "status": "pending"}]})).await;
+    call(
+        &ctx,
+        json!({"todos": [{"id": "old", "content": "gone", "status": "pending"}]}),
+    )
+    .await;
     let todos = json!([
         {"id": "1", "content": "Plan", "status": "completed"},
         {"id": "2", "content": "Build", "status": "in_progress"},
@@ -50,7 +56,10 @@ async fn replace_writes_the_whole_list_with_summary_counts() {
     ]);
     let (result, _) = call(&ctx, json!({"todos": todos, "merge": false})).await;
     assert_eq!(result["todos"], todos);
-    assert_eq!(result["summary"], json!({"total": 4, "pending": 1, "in_progress": 1, "completed": 1, "cancelled": 1}));
+    assert_eq!(
+        result["summary"],
+        json!({"total": 4, "pending": 1, "in_progress": 1, "completed": 1, "cancelled": 1})
+    );
     let list = ctx.state.todos.lock().unwrap();
     assert_eq!(list.items().len(), 4);
     assert_eq!(list.items()[1].status, TodoStatus::InProgress);
@@ -120,14 +129,20 @@ async fn replace_normalises_items_and_collapses_duplicate_ids() {
 async fn todos_sent_as_a_json_string_are_accepted_and_bad_types_are_errors() {
     let dir = tempfile::tempdir().unwrap();
     let ctx = test_ctx(dir.path());
-    let (result, is_error) =
-        call(&ctx, json!({"todos": "[{\"id\":\"1\",\"content\":\"x\",\"status\":\"pending\"}]"})).await;
+    let (result, is_error) = call(
+        &ctx,
+        json!({"todos": "[{\"id\":\"1\",\"content\":\"x\",\"status\":\"pending\"}]"}),
+    )
+    .await;
     assert!(!is_error);
     assert_eq!(result["summary"]["pending"], 1);
 
     let (result, is_error) = call(&ctx, json!({"todos": "not json"})).await;
     assert!(is_error);
-    assert_eq!(result["error"], "todos must be a list of objects, got unparseable string");
+    assert_eq!(
+        result["error"],
+        "todos must be a list of objects, got unparseable string"
+    );
 
     let (result, is_error) = call(&ctx, json!({"todos": {"id": "1"}})).await;
     assert!(is_error);
@@ -141,7 +156,11 @@ async fn empty_list_clears_and_long_content_is_capped() {
     let dir = tempfile::tempdir().unwrap();
     let ctx = test_ctx(dir.path());
     let long = "y".repeat(MAX_CONTENT_CHARS + 50);
-    let (result, _) = call(&ctx, json!({"todos": [{"id": "1", "content": long, "status": "pending"}]})).await;
+    let (result, _) = call(
+        &ctx,
+        json!({"todos": [{"id": "1", "content": long, "status": "pending"}]}),
+    )
+    .await;
     let content = result["todos"][0]["content"].as_str().unwrap();
     assert_eq!(content.chars().count(), MAX_CONTENT_CHARS);
     assert!(content.ends_with(TRUNCATION_MARKER));
@@ -158,6 +177,12 @@ fn schema_matches_hermes() {
     assert_eq!(params["properties"]["merge"]["default"], json!(false));
     let item = &params["properties"]["todos"]["items"];
     assert_eq!(item["required"], json!(["id", "content", "status"]));
-    assert_eq!(item["properties"]["status"]["enum"], json!(["pending", "in_progress", "completed", "cancelled"]));
-    assert!(tool.description().contains("merge=true: update existing items by id"));
+    assert_eq!(
+        item["properties"]["status"]["enum"],
+        json!(["pending", "in_progress", "completed", "cancelled"])
+    );
+    assert!(
+        tool.description()
+            .contains("merge=true: update existing items by id")
+    );
 }
