@@ -51,6 +51,12 @@ fn ctx(dir: &Path) -> ToolContext {
 }
 
 #[test]
+fn the_table_can_live_in_shared_session_state() {
+    fn assert_shared<T: Default + Send + Sync + 'static>() {}
+    assert_shared::<ProcessTable>();
+}
+
+#[test]
 fn schema_matches_hermes() {
     let params = ProcessTool.parameters();
     let props = &params["properties"];

@@ -64,7 +64,7 @@ impl Foreground<'_> {
             Ok(child) => child,
             Err(e) => {
                 return self.failure(
-                    json!(""),
+                    String::new(),
                     -1,
                     format!("Command execution failed: {e}"),
                     None,
@@ -75,6 +75,8 @@ impl Foreground<'_> {
         let outcome = {
             let mut sink = |bytes: &[u8]| capture.push(bytes);
             let outcome = tokio::select! {
+                // A command that already finished reports its real result.
+                biased;
                 status = child.run_to_exit(&mut sink) => Outcome::Exited(status),
                 () = tokio::time::sleep(self.timeout) => Outcome::TimedOut,
                 () = ctx.cancel.cancelled() => Outcome::Cancelled,
@@ -94,16 +96,13 @@ impl Foreground<'_> {
                 }
                 self.success(output, shell::exit_code(status))
             }
-            Outcome::Exited(Err(e)) => self.failure(
-                json!(output),
-                -1,
-                format!("Command execution failed: {e}"),
-                None,
-            ),
+            Outcome::Exited(Err(e)) => {
+                self.failure(output, -1, format!("Command execution failed: {e}"), None)
+            }
             Outcome::TimedOut => {
                 let secs = self.timeout.as_secs();
                 self.failure(
-                    json!(output),
+                    output,
                     124,
                     format!("Command timed out after {secs} seconds"),
                     None,
@@ -114,7 +113,7 @@ impl Foreground<'_> {
                     .trim_start()
                     .to_string();
                 self.failure(
-                    json!(output),
+                    output,
                     130,
                     "Command interrupted".to_string(),
                     Some("cancelled"),
@@ -141,14 +140,15 @@ impl Foreground<'_> {
     /// Timeout, cancel, or a command that could not run: an error result with what was printed.
     fn failure(
         &self,
-        output: Value,
+        output: String,
         exit_code: i64,
         error: String,
         status: Option<&str>,
     ) -> ToolOutput {
-        let shown = match output.as_str() {
-            Some("") | None => error.clone(),
-            Some(text) => format!("{text}\n[{error}]"),
+        let shown = if output.is_empty() {
+            error.clone()
+        } else {
+            format!("{output}\n[{error}]")
         };
         let mut result = json!({"output": output, "exit_code": exit_code, "error": error});
         if let Some(status) = status {

@@ -70,6 +70,15 @@ async fn run(ctx: &ToolContext, call: Value) -> ToolOutput {
             );
         }
     };
+    if ctx.cancel.is_cancelled() {
+        let result = json!({
+            "output": "",
+            "exit_code": 130,
+            "error": "Command interrupted",
+            "status": "cancelled",
+        });
+        return ToolOutput::json_error(result);
+    }
     let background = args::boolean(&call, "background", false);
     let workdir = args::string(&call, "workdir").filter(|w| !w.trim().is_empty());
     let pty = args::boolean(&call, "pty", false);

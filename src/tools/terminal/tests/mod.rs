@@ -73,6 +73,20 @@ async fn runs_a_command_and_merges_stderr() {
 }
 
 #[tokio::test]
+async fn stdin_is_dev_null_so_readers_never_hang() {
+    let dir = tempfile::tempdir().unwrap();
+    let ctx = allow_all(dir.path());
+    let started = Instant::now();
+    let (result, _) = call(
+        &ctx,
+        json!({"command": "cat; read line; echo after", "timeout": 10}),
+    )
+    .await;
+    assert_eq!(result["output"], "after");
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[tokio::test]
 async fn non_zero_exit_is_a_normal_result_with_a_meaning_when_known() {
     let dir = tempfile::tempdir().unwrap();
     let ctx = allow_all(dir.path());
@@ -101,6 +115,12 @@ async fn cd_and_exported_variables_carry_over_to_the_next_call() {
     )
     .await;
     assert_eq!(ctx.workspace.shell_cwd(), dir.path().join("sub"));
+    let snapshot = std::fs::metadata(ctx.state.processes.env_snapshot()).unwrap();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&snapshot.permissions()) & 0o777,
+        0o600,
+        "the saved environment may hold secrets"
+    );
     let (result, _) = call(&ctx, json!({"command": "pwd; echo $HERMES_TEST_VAR"})).await;
     assert_eq!(
         result["output"],
@@ -231,6 +251,12 @@ async fn cancel_kills_the_command_and_returns_promptly() {
         .parse()
         .unwrap();
     assert!(pid_gone(pid).await);
+
+    // Once the turn is cancelled, nothing new starts.
+    let (result, out) = call(&ctx, json!({"command": "touch marker"})).await;
+    assert!(out.is_error);
+    assert_eq!(result["exit_code"], 130);
+    assert!(!dir.path().join("marker").exists());
 }
 
 #[tokio::test]
