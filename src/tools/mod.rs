@@ -12,6 +12,7 @@ pub mod read_file;
 pub mod redact;
 pub mod registry;
 pub mod search_files;
+pub mod shell;
 pub mod state;
 pub mod terminal;
 pub mod todo;

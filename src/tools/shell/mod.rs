@@ -1,0 +1,341 @@
+//! The local command runner shared by `terminal` and `process`: picks the shell, spawns a
+//! command in its own process group with stdout and stderr merged into one pipe (so their
+//! interleaving is kept), and kills the whole group — grandchildren included — on timeout,
+//! cancel, or when the owner is dropped mid-run.
+
+pub mod ansi;
+pub mod capture;
+
+use std::ffi::OsStr;
+use std::io;
+use std::os::fd::OwnedFd;
+use std::path::{Path, PathBuf};
+use std::process::{ExitStatus, Stdio};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use tokio::io::AsyncReadExt;
+use tokio::net::unix::pipe;
+use tokio::process::{Child, ChildStdin, Command};
+
+/// How long a process group gets between SIGTERM and SIGKILL.
+pub const KILL_GRACE: Duration = Duration::from_millis(1500);
+
+/// How long output is still read after the shell exited: a leftover grandchild may hold the
+/// pipe open forever, but whatever the shell itself printed is already in the pipe.
+pub const DRAIN_GRACE: Duration = Duration::from_millis(300);
+
+/// The shell commands run under: bash when installed, else POSIX sh.
+pub fn shell_program() -> &'static Path {
+    static SHELL: OnceLock<PathBuf> = OnceLock::new();
+    SHELL.get_or_init(|| find_program("bash").unwrap_or_else(|| PathBuf::from("/bin/sh")))
+}
+
+/// What the child's stdin is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StdinMode {
+    /// `/dev/null`: foreground commands never wait for input.
+    Null,
+    /// A pipe the `process` tool writes to.
+    Piped,
+}
+
+/// A running shell command that leads its own process group.
+pub struct ShellChild {
+    /// Declared first so it is dropped first: the group is killed before the child handle is
+    /// released for reaping (after which the group id could, in principle, be reused).
+    guard: GroupGuard,
+    pub child: Child,
+    /// The leader's pid, which is also the process group id.
+    pub pid: i32,
+    /// Merged stdout and stderr.
+    pub output: pipe::Receiver,
+    pub stdin: Option<ChildStdin>,
+}
+
+/// Spawns `shell -c script $0 args…` in `cwd`, leading a new process group.
+pub fn spawn(
+    script: &str,
+    args: &[&OsStr],
+    cwd: &Path,
+    stdin: StdinMode,
+) -> io::Result<ShellChild> {
+    let (reader, writer) = io::pipe()?;
+    let mut command = Command::new(shell_program());
+    command
+        .arg("-c")
+        .arg(script)
+        .arg("hermes-acp")
+        .args(args)
+        .current_dir(cwd)
+        .process_group(0)
+        .stdout(writer.try_clone()?)
+        .stderr(writer)
+        .stdin(match stdin {
+            StdinMode::Null => Stdio::null(),
+            StdinMode::Piped => Stdio::piped(),
+        });
+    let mut child = command.spawn()?;
+    // The command keeps the parent's copy of the pipe's write end: drop it now, or reading the
+    // output would never see end-of-file.
+    drop(command);
+    let pid = child
+        .id()
+        .and_then(|id| i32::try_from(id).ok())
+        .ok_or_else(|| io::Error::other("child has no pid"))?;
+    let guard = GroupGuard {
+        pgid: pid,
+        armed: true,
+    };
+    let output = pipe::Receiver::from_owned_fd(OwnedFd::from(reader))?;
+    let stdin = child.stdin.take();
+    Ok(ShellChild {
+        child,
+        pid,
+        output,
+        stdin,
+        guard,
+    })
+}
+
+impl ShellChild {
+    /// Waits for the leader to exit; afterwards nothing is killed on drop.
+    pub async fn wait(&mut self) -> io::Result<ExitStatus> {
+        let status = self.child.wait().await;
+        self.guard.armed = false;
+        status
+    }
+
+    /// Feeds the output to `sink` until the leader exits and the pipe is drained — or, when a
+    /// leftover grandchild keeps the pipe open, until [`DRAIN_GRACE`] after the exit. Cancel
+    /// safe: whatever was read before the future is dropped has reached `sink`.
+    pub async fn run_to_exit(&mut self, sink: &mut impl FnMut(&[u8])) -> io::Result<ExitStatus> {
+        let ShellChild {
+            child,
+            output,
+            guard,
+            ..
+        } = self;
+        let read = read_all(output, sink);
+        tokio::pin!(read);
+        let status = tokio::select! {
+            () = &mut read => child.wait().await,
+            status = child.wait() => {
+                let _ = tokio::time::timeout(DRAIN_GRACE, &mut read).await;
+                status
+            }
+        };
+        guard.armed = false;
+        status
+    }
+
+    /// Reads whatever output arrives within `within` (after a kill, the last words).
+    pub async fn drain(&mut self, sink: &mut impl FnMut(&[u8]), within: Duration) {
+        let _ = tokio::time::timeout(within, read_all(&mut self.output, sink)).await;
+    }
+
+    /// Kills the whole group: SIGTERM, up to `grace` for the leader to exit, then SIGKILL for
+    /// everything left in the group.
+    pub async fn terminate(&mut self, grace: Duration) -> Option<ExitStatus> {
+        signal_group(self.pid, libc::SIGTERM);
+        let early = tokio::time::timeout(grace, self.child.wait())
+            .await
+            .ok()
+            .and_then(Result::ok);
+        // Members that ignored SIGTERM (or were stopped) go now. The group id cannot be reused
+        // while any member is alive, so this never hits an unrelated process group.
+        signal_group(self.pid, libc::SIGKILL);
+        let status = match early {
+            Some(status) => Some(status),
+            None => self.child.wait().await.ok(),
+        };
+        self.guard.armed = false;
+        status
+    }
+}
+
+/// Kills the group with SIGKILL if the owner is dropped before the leader was reaped (the
+/// caller's future was dropped mid-command).
+struct GroupGuard {
+    pgid: i32,
+    armed: bool,
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        if self.armed {
+            signal_group(self.pgid, libc::SIGKILL);
+        }
+    }
+}
+
+/// Sends `signal` to every process of group `pgid`; a group that is already gone is fine.
+pub fn signal_group(pgid: i32, signal: libc::c_int) {
+    if pgid <= 1 {
+        return;
+    }
+    // SAFETY: killpg only sends a signal; it has no memory-safety preconditions.
+    let rc = unsafe { libc::killpg(pgid, signal) };
+    if rc != 0 {
+        tracing::debug!(pgid, signal, error = %io::Error::last_os_error(), "killpg failed");
+    }
+}
+
+/// The exit code reported to the model: the process's code, or minus the signal number when a
+/// signal killed it (the convention Hermes inherits from Python's `returncode`).
+pub fn exit_code(status: ExitStatus) -> i64 {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => i64::from(code),
+        (None, Some(signal)) => -i64::from(signal),
+        (None, None) => -1,
+    }
+}
+
+/// Reads `output` to end-of-file, handing every chunk to `sink`.
+pub async fn read_all(output: &mut pipe::Receiver, sink: &mut impl FnMut(&[u8])) {
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        match output.read(&mut buf).await {
+            Ok(0) => return,
+            Ok(n) => sink(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                tracing::debug!(error = %e, "reading command output failed");
+                return;
+            }
+        }
+    }
+}
+
+/// The exported environment of a session's shell, saved after every foreground command and
+/// restored before the next command, so `export X=…` or `source .venv/bin/activate` persist
+/// between calls like in a terminal. The shell writes the file with mode 0600 (it may hold
+/// secrets); it is removed when the owner is dropped.
+#[derive(Debug, Default)]
+pub struct EnvSnapshot {
+    path: OnceLock<PathBuf>,
+}
+
+impl EnvSnapshot {
+    /// Where the snapshot lives (the file exists once a command has finished).
+    pub fn path(&self) -> &Path {
+        self.path.get_or_init(|| temp_path("env"))
+    }
+}
+
+impl Drop for EnvSnapshot {
+    fn drop(&mut self) {
+        if let Some(path) = self.path.get() {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// A fresh name in the system temp dir (nothing is created).
+pub fn temp_path(kind: &str) -> PathBuf {
+    let suffix: String = (0..12).map(|_| fastrand::alphanumeric()).collect();
+    std::env::temp_dir().join(format!("hermes-acp-{kind}-{}-{suffix}", std::process::id()))
+}
+
+fn find_program(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain(["/bin", "/usr/bin", "/usr/local/bin"].map(PathBuf::from))
+        .map(|dir| dir.join(name))
+        .find(|candidate| is_executable(candidate))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.is_absolute()
+        && path
+            .metadata()
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Helpers shared by the shell, terminal and process tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use std::path::Path;
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    use tokio_util::sync::CancellationToken;
+
+    use crate::tools::{Approver, LocalFs, SessionToolState, ToolContext, Workspace};
+
+    /// A context rooted at `dir` with the given approver and fresh session state.
+    pub(crate) fn test_ctx(dir: &Path, approver: Arc<dyn Approver>) -> ToolContext {
+        ToolContext {
+            session_id: "session-1".into(),
+            call_id: "call-1".into(),
+            workspace: Arc::new(Workspace::new(dir.to_path_buf())),
+            cancel: CancellationToken::new(),
+            approver,
+            fs: Arc::new(LocalFs),
+            state: Arc::new(SessionToolState::default()),
+        }
+    }
+
+    /// True once `pid` no longer runs (absent, or a zombie nobody reaped yet), polling for up
+    /// to three seconds.
+    pub(crate) async fn pid_gone(pid: i32) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(3);
+        loop {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            // The state letter follows the parenthesised command name.
+            let state = stat
+                .rsplit(')')
+                .next()
+                .and_then(|rest| rest.split_whitespace().next());
+            if matches!(state, None | Some("Z" | "X")) {
+                return true;
+            }
+            if Instant::now() > deadline {
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn merges_stdout_and_stderr_in_order_and_reports_the_exit_code() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = spawn(
+            "echo out; echo err >&2; echo \"$1\"; exit 3",
+            &[OsStr::new("arg")],
+            dir.path(),
+            StdinMode::Null,
+        )
+        .unwrap();
+        let mut text = Vec::new();
+        read_all(&mut child.output, &mut |chunk: &[u8]| {
+            text.extend_from_slice(chunk)
+        })
+        .await;
+        let status = child.wait().await.unwrap();
+        assert_eq!(String::from_utf8(text).unwrap(), "out\nerr\narg\n");
+        assert_eq!(exit_code(status), 3);
+    }
+
+    #[tokio::test]
+    async fn terminate_kills_a_shell_that_ignores_sigterm() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = spawn("trap '' TERM; sleep 30", &[], dir.path(), StdinMode::Null).unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let status = child.terminate(Duration::from_millis(200)).await.unwrap();
+        assert_eq!(exit_code(status), -i64::from(libc::SIGKILL));
+    }
+
+    #[test]
+    fn the_shell_exists() {
+        assert!(shell_program().exists());
+        assert!(temp_path("x").starts_with(std::env::temp_dir()));
+    }
+}

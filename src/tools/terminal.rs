@@ -1,1 +1,0 @@
-//! The `terminal` tool (filled in with the toolset).

@@ -1,0 +1,193 @@
+//! Foreground commands: run under a small wrapper script that restores the session shell's
+//! exported environment, runs the command, then records the final directory and environment
+//! so a `cd` or `export` carries over to the next call. Times out or is cancelled by killing
+//! the whole process group.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::{MAX_OUTPUT_CHARS, guard};
+use crate::tools::output::head_tail;
+use crate::tools::shell::capture::HeadTail;
+use crate::tools::shell::{self, StdinMode, ansi::strip_ansi};
+use crate::tools::{ToolContext, ToolDisplay, ToolOutput, redact};
+
+/// Bytes kept from each end of the output before decoding; comfortably more than the 40 %/60 %
+/// of [`MAX_OUTPUT_CHARS`] that survive the final cut, even with escape sequences.
+const CAPTURE_EACH_END: usize = 256 * 1024;
+
+/// `$1` command, `$2` env snapshot, `$3` cwd, `$4` file receiving the final directory. The
+/// wrapper's own `cd` must not clobber the restored `OLDPWD` (so `cd -` works across calls).
+/// The command runs through `eval` so a syntax error in it is reported like any other failure
+/// and the trailer still records the state.
+const FOREGROUND_SCRIPT: &str = r#"__hermes_cmd=$1 __hermes_env=$2 __hermes_cwd_file=$4
+if [ -s "$__hermes_env" ]; then . "$__hermes_env" >/dev/null 2>&1; fi
+__hermes_oldpwd=${OLDPWD-}
+cd -- "$3" || exit 126
+if [ -n "$__hermes_oldpwd" ]; then OLDPWD=$__hermes_oldpwd; fi
+shift 4
+eval "$__hermes_cmd"
+__hermes_rc=$?
+pwd > "$__hermes_cwd_file" 2>/dev/null
+(umask 077; export -p > "$__hermes_env.$$" 2>/dev/null && mv -f "$__hermes_env.$$" "$__hermes_env")
+exit $__hermes_rc"#;
+
+/// One foreground call, already approved.
+pub(super) struct Foreground<'a> {
+    pub command: &'a str,
+    pub cwd: PathBuf,
+    pub timeout: Duration,
+    /// Extra keys for the result (`approval`, `timeout_note`, `pty_note`).
+    pub notes: Vec<(&'static str, String)>,
+}
+
+enum Outcome {
+    Exited(std::io::Result<std::process::ExitStatus>),
+    TimedOut,
+    Cancelled,
+}
+
+impl Foreground<'_> {
+    pub(super) async fn run(self, ctx: &ToolContext) -> ToolOutput {
+        let marker = shell::temp_path("cwd");
+        let env_snapshot = ctx.state.processes.env_snapshot();
+        let args = [
+            OsStr::new(self.command),
+            env_snapshot.as_os_str(),
+            self.cwd.as_os_str(),
+            marker.as_os_str(),
+        ];
+        let mut child = match shell::spawn(FOREGROUND_SCRIPT, &args, &self.cwd, StdinMode::Null) {
+            Ok(child) => child,
+            Err(e) => {
+                return self.failure(
+                    String::new(),
+                    -1,
+                    format!("Command execution failed: {e}"),
+                    None,
+                );
+            }
+        };
+        let mut capture = HeadTail::new(CAPTURE_EACH_END, CAPTURE_EACH_END);
+        let outcome = {
+            let mut sink = |bytes: &[u8]| capture.push(bytes);
+            let outcome = tokio::select! {
+                // A command that already finished reports its real result.
+                biased;
+                status = child.run_to_exit(&mut sink) => Outcome::Exited(status),
+                () = tokio::time::sleep(self.timeout) => Outcome::TimedOut,
+                () = ctx.cancel.cancelled() => Outcome::Cancelled,
+            };
+            if !matches!(outcome, Outcome::Exited(_)) {
+                child.terminate(shell::KILL_GRACE).await;
+                child.drain(&mut sink, shell::DRAIN_GRACE).await;
+            }
+            outcome
+        };
+        let final_dir = take_marker(&marker).await;
+        let output = clean_output(capture.into_text());
+        match outcome {
+            Outcome::Exited(Ok(status)) => {
+                if let Some(dir) = final_dir {
+                    self.record_cwd(ctx, dir).await;
+                }
+                self.success(output, shell::exit_code(status))
+            }
+            Outcome::Exited(Err(e)) => {
+                self.failure(output, -1, format!("Command execution failed: {e}"), None)
+            }
+            Outcome::TimedOut => {
+                let secs = self.timeout.as_secs();
+                self.failure(
+                    output,
+                    124,
+                    format!("Command timed out after {secs} seconds"),
+                    None,
+                )
+            }
+            Outcome::Cancelled => {
+                let output = format!("{output}\n[Command interrupted]")
+                    .trim_start()
+                    .to_string();
+                self.failure(
+                    output,
+                    130,
+                    "Command interrupted".to_string(),
+                    Some("cancelled"),
+                )
+            }
+        }
+    }
+
+    /// The command finished (any exit code): a normal result, not an error.
+    fn success(&self, output: String, exit_code: i64) -> ToolOutput {
+        let mut result = json!({"output": output, "exit_code": exit_code, "error": null});
+        if let Some(meaning) = guard::exit_code_meaning(self.command, exit_code) {
+            result["exit_code_meaning"] = json!(meaning);
+        }
+        self.add_notes(&mut result);
+        // The registry redacts what the model sees; the editor's copy is redacted here.
+        ToolOutput::json(result).with_display(ToolDisplay::Terminal {
+            command: self.command.to_string(),
+            output: redact::redact(&output),
+            exit_code: Some(exit_code),
+        })
+    }
+
+    /// Timeout, cancel, or a command that could not run: an error result with what was printed.
+    fn failure(
+        &self,
+        output: String,
+        exit_code: i64,
+        error: String,
+        status: Option<&str>,
+    ) -> ToolOutput {
+        let shown = if output.is_empty() {
+            error.clone()
+        } else {
+            format!("{output}\n[{error}]")
+        };
+        let mut result = json!({"output": output, "exit_code": exit_code, "error": error});
+        if let Some(status) = status {
+            result["status"] = json!(status);
+        }
+        self.add_notes(&mut result);
+        ToolOutput::json_error(result).with_display(ToolDisplay::Terminal {
+            command: self.command.to_string(),
+            output: redact::redact(&shown),
+            exit_code: Some(exit_code),
+        })
+    }
+
+    fn add_notes(&self, result: &mut Value) {
+        for (key, note) in &self.notes {
+            result[*key] = json!(note);
+        }
+    }
+
+    /// A `cd` in the command moves the session shell; a `workdir` alone does not (it is
+    /// per-command), so only a directory different from where the command started is kept.
+    async fn record_cwd(&self, ctx: &ToolContext, dir: PathBuf) {
+        if dir != self.cwd && tokio::fs::metadata(&dir).await.is_ok_and(|m| m.is_dir()) {
+            ctx.workspace.set_shell_cwd(dir);
+        }
+    }
+}
+
+/// Reads and removes the final-directory marker the wrapper wrote.
+async fn take_marker(marker: &Path) -> Option<PathBuf> {
+    let text = tokio::fs::read_to_string(marker).await.ok();
+    let _ = tokio::fs::remove_file(marker).await;
+    let dir = text?.trim_end_matches('\n').to_string();
+    (!dir.is_empty()).then(|| PathBuf::from(dir))
+}
+
+/// Escape sequences removed, then cut to the output cap keeping both ends, then trimmed.
+fn clean_output(raw: String) -> String {
+    head_tail(&strip_ansi(&raw), MAX_OUTPUT_CHARS)
+        .trim()
+        .to_string()
+}

@@ -1,0 +1,294 @@
+//! The `terminal` tool: runs a shell command in the session's shell directory (or `workdir`),
+//! in the foreground with a timeout or in the background as a tracked process. Dangerous
+//! commands need the user's approval first; hardline ones never run.
+
+pub(crate) mod args;
+mod foreground;
+pub mod guard;
+mod schema;
+
+#[cfg(test)]
+mod tests;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use futures::future::BoxFuture;
+use serde_json::{Value, json};
+
+use super::approval::{self, CommandVerdict};
+use super::{ApprovalDecision, ApprovalRequest, Tool, ToolContext, ToolDisplay, ToolOutput};
+use foreground::Foreground;
+
+/// Foreground timeout when the call gives none (Hermes `TERMINAL_TIMEOUT`).
+pub const DEFAULT_TIMEOUT_SECS: u64 = 180;
+
+/// Longest foreground timeout (Hermes `TERMINAL_MAX_FOREGROUND_TIMEOUT`); longer requests are
+/// capped.
+pub const FOREGROUND_MAX_TIMEOUT_SECS: u64 = 600;
+
+/// Output cap of a foreground command (Hermes `tool_output.max_bytes`, in characters).
+pub const MAX_OUTPUT_CHARS: usize = 50_000;
+
+/// The `terminal` tool.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct TerminalTool;
+
+impl Tool for TerminalTool {
+    fn name(&self) -> &'static str {
+        "terminal"
+    }
+
+    fn description(&self) -> String {
+        schema::DESCRIPTION.to_string()
+    }
+
+    fn parameters(&self) -> Value {
+        schema::parameters()
+    }
+
+    /// Commands share the session's shell state (directory, environment, files), so a batch of
+    /// them runs one at a time, in order — as in Hermes, where `terminal` is never parallel.
+    fn interactive(&self) -> bool {
+        true
+    }
+
+    fn run<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
+        Box::pin(run(ctx, args))
+    }
+}
+
+async fn run(ctx: &ToolContext, call: Value) -> ToolOutput {
+    let command = match call.get("command") {
+        Some(Value::String(command)) => command.clone(),
+        other => {
+            let got = args::python_type_name(other);
+            return error_result(
+                "",
+                format!("Invalid command: expected string, got {got}"),
+                "error",
+            );
+        }
+    };
+    if ctx.cancel.is_cancelled() {
+        let result = json!({
+            "output": "",
+            "exit_code": 130,
+            "error": "Command interrupted",
+            "status": "cancelled",
+        });
+        return ToolOutput::json_error(result);
+    }
+    let background = args::boolean(&call, "background", false);
+    let workdir = args::string(&call, "workdir").filter(|w| !w.trim().is_empty());
+    let pty = args::boolean(&call, "pty", false);
+    let mut notes = Vec::new();
+
+    if !background && let Some(guidance) = guard::foreground_guidance(&command) {
+        return error_result(&command, guidance.to_string(), "error");
+    }
+    if let Some(error) = workdir.as_deref().and_then(guard::validate_workdir) {
+        return error_result(&command, error, "blocked");
+    }
+    let cwd = match working_dir(ctx, workdir.as_deref()).await {
+        Ok(cwd) => cwd,
+        Err(error) => return error_result(&command, error, "error"),
+    };
+    match approve(ctx, &command).await {
+        Ok(Some(note)) => notes.push(("approval", note)),
+        Ok(None) => {}
+        Err(blocked) => return blocked,
+    }
+    if pty {
+        notes.push(("pty_note", PTY_NOTE.to_string()));
+    }
+    if background {
+        let notify = args::boolean(&call, "notify_on_complete", false);
+        let watch = args::strings(&call, "watch_patterns").filter(|p| !p.is_empty());
+        return start_background(ctx, &command, cwd, notify, watch.is_some(), notes);
+    }
+    let requested = args::int(&call, "timeout").map(|t| t.max(1) as u64);
+    let mut timeout = requested.unwrap_or(DEFAULT_TIMEOUT_SECS);
+    if timeout > FOREGROUND_MAX_TIMEOUT_SECS {
+        notes.push((
+            "timeout_note",
+            format!(
+                "Requested timeout of {timeout}s was capped at the foreground maximum of \
+                 {FOREGROUND_MAX_TIMEOUT_SECS}s. Use background=true for longer commands."
+            ),
+        ));
+        timeout = FOREGROUND_MAX_TIMEOUT_SECS;
+    }
+    Foreground {
+        command: &command,
+        cwd,
+        timeout: Duration::from_secs(timeout),
+        notes,
+    }
+    .run(ctx)
+    .await
+}
+
+const PTY_NOTE: &str = "PTY mode is not available in this agent: the command runs with pipes \
+instead of a terminal. For interactive programs use background=true and drive them with \
+process(action='write'/'submit'), then process(action='close') to send EOF.";
+
+const SILENT_HINT: &str = "background=true without notify_on_complete=true means this process \
+runs SILENTLY — you will not be told when it exits. If this is a bounded task (test suite, \
+build, CI poller, deploy, anything with a defined end), you almost certainly wanted \
+notify_on_complete=true so the system pings you on exit. Re-launch with \
+notify_on_complete=true, or call process(action='poll') / process(action='wait') yourself to \
+learn the outcome. Only ignore this hint for genuine long-lived processes that never exit \
+(servers, watchers, daemons).";
+
+const WATCH_IGNORED: &str = "watch_patterns ignored because notify_on_complete=True; these two \
+flags produce duplicate notifications when combined";
+
+/// ACP has no channel to start a turn when a process ends, so completion notifications cannot
+/// be promised (Hermes says the same on its stateless endpoints).
+const NOTIFY_UNSUPPORTED: &str = "notify_on_complete / watch_patterns are not available in this \
+editor session (no channel to deliver an async completion after the turn ends). The process is \
+running in the background; retrieve its result with process(action='poll') or \
+process(action='wait').";
+
+fn start_background(
+    ctx: &ToolContext,
+    command: &str,
+    cwd: PathBuf,
+    notify: bool,
+    watch: bool,
+    notes: Vec<(&'static str, String)>,
+) -> ToolOutput {
+    let process = match ctx.state.processes.spawn(command, &cwd) {
+        Ok(process) => process,
+        Err(e) => {
+            let result = json!({
+                "output": "",
+                "exit_code": -1,
+                "error": format!("Failed to start background process: {e}"),
+            });
+            return ToolOutput::json_error(result);
+        }
+    };
+    let mut result = json!({
+        "output": "Background process started",
+        "session_id": process.id,
+        "pid": process.pid,
+        "exit_code": 0,
+        "error": null,
+    });
+    if !notify && !watch {
+        result["hint"] = json!(SILENT_HINT);
+    }
+    if notify && watch {
+        result["watch_patterns_ignored"] = json!(WATCH_IGNORED);
+    }
+    if notify || watch {
+        result["notify_on_complete"] = json!(false);
+        result["notify_unsupported"] = json!(NOTIFY_UNSUPPORTED);
+    }
+    for (key, note) in notes {
+        result[key] = json!(note);
+    }
+    let shown = format!(
+        "Background process started (session_id {}, pid {})",
+        process.id, process.pid
+    );
+    ToolOutput::json(result).with_display(ToolDisplay::Terminal {
+        command: command.to_string(),
+        output: shown,
+        exit_code: None,
+    })
+}
+
+/// The explicit `workdir` (resolved against the session root), else the shell's current
+/// directory — or the session root when that directory has since been removed.
+async fn working_dir(ctx: &ToolContext, workdir: Option<&str>) -> Result<PathBuf, String> {
+    let is_dir =
+        |path: PathBuf| async move { tokio::fs::metadata(&path).await.is_ok_and(|m| m.is_dir()) };
+    if let Some(workdir) = workdir {
+        let dir = ctx.workspace.resolve(workdir);
+        return match is_dir(dir.clone()).await {
+            true => Ok(dir),
+            false => Err(format!(
+                "Working directory does not exist: {}",
+                dir.display()
+            )),
+        };
+    }
+    let shell_cwd = ctx.workspace.shell_cwd();
+    if is_dir(shell_cwd.clone()).await {
+        return Ok(shell_cwd);
+    }
+    let root = ctx.workspace.root();
+    if is_dir(root.clone()).await {
+        tracing::debug!(gone = %shell_cwd.display(), "shell directory vanished; back to the session root");
+        ctx.workspace.set_shell_cwd(root.clone());
+        return Ok(root);
+    }
+    Err(format!(
+        "Working directory does not exist: {}",
+        root.display()
+    ))
+}
+
+/// Runs the approval pipeline. `Ok(Some(note))` when the user approved this call, `Ok(None)`
+/// when no approval was needed, `Err(result)` when the command must not run.
+async fn approve(ctx: &ToolContext, command: &str) -> Result<Option<String>, ToolOutput> {
+    let (pattern_key, description) = match approval::classify(command) {
+        CommandVerdict::Safe => return Ok(None),
+        CommandVerdict::Hardline { description } => {
+            return Err(error_result(
+                command,
+                approval::hardline_message(&description),
+                "blocked",
+            ));
+        }
+        CommandVerdict::Dangerous {
+            pattern_key,
+            description,
+        } => (pattern_key, description),
+    };
+    if ctx.state.pattern_allowed(&pattern_key) {
+        return Ok(None);
+    }
+    let request = ApprovalRequest::Command {
+        command: command.to_string(),
+        description: description.clone(),
+        pattern_key: pattern_key.clone(),
+    };
+    let decision = tokio::select! {
+        decision = ctx.approver.request(&ctx.call_id, request) => decision,
+        () = ctx.cancel.cancelled() => ApprovalDecision::Cancelled,
+    };
+    let note = format!("Command required approval ({description}) and was approved by the user.");
+    match decision {
+        ApprovalDecision::AllowOnce => Ok(Some(note)),
+        ApprovalDecision::AllowSession | ApprovalDecision::AllowAlways => {
+            ctx.state.allow_pattern(&pattern_key);
+            Ok(Some(note))
+        }
+        ApprovalDecision::TimedOut => Err(error_result(
+            command,
+            approval::denied_message(&description, true),
+            "blocked",
+        )),
+        ApprovalDecision::Deny | ApprovalDecision::DenyAlways | ApprovalDecision::Cancelled => {
+            Err(error_result(
+                command,
+                approval::denied_message(&description, false),
+                "blocked",
+            ))
+        }
+    }
+}
+
+/// `{"output":"","exit_code":-1,"error":…,"status":…}`: the command did not run.
+fn error_result(command: &str, error: String, status: &str) -> ToolOutput {
+    let result = json!({"output": "", "exit_code": -1, "error": error, "status": status});
+    ToolOutput::json_error(result).with_display(ToolDisplay::Terminal {
+        command: command.to_string(),
+        output: error,
+        exit_code: Some(-1),
+    })
+}
