@@ -26,7 +26,11 @@ impl ToolRegistry {
 
     /// The built-in coding toolset.
     pub fn builtin() -> ToolRegistry {
-        ToolRegistry::new(vec![])
+        ToolRegistry::new(vec![
+            Arc::new(super::terminal::TerminalTool),
+            Arc::new(super::process::ProcessTool),
+            Arc::new(super::todo::TodoTool),
+        ])
     }
 
     /// Adds tools (MCP, memory…) keeping the name order.

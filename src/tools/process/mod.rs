@@ -74,11 +74,7 @@ pub struct BackgroundProcess {
 impl ProcessTable {
     /// Starts `command` in `cwd` in the background and tracks it.
     pub fn spawn(&self, command: &str, cwd: &Path) -> io::Result<Arc<BackgroundProcess>> {
-        let args = [
-            OsStr::new(command),
-            self.env_snapshot().as_os_str(),
-            cwd.as_os_str(),
-        ];
+        let args = [OsStr::new(command), self.env_snapshot().as_os_str(), cwd.as_os_str()];
         let mut child = shell::spawn(BACKGROUND_SCRIPT, &args, cwd, StdinMode::Piped)?;
         let process = Arc::new(BackgroundProcess {
             id: new_id(),
@@ -129,10 +125,7 @@ impl ProcessTable {
     /// grace, then SIGKILL. Called on session close and server exit (and by `Drop`).
     pub fn kill_all(&self) {
         let processes = std::mem::take(&mut *lock(&self.processes));
-        let running: Vec<_> = processes
-            .iter()
-            .filter(|p| p.exit_code().is_none())
-            .collect();
+        let running: Vec<_> = processes.iter().filter(|p| p.exit_code().is_none()).collect();
         for process in &running {
             shell::signal_group(process.pid, libc::SIGTERM);
         }
@@ -250,8 +243,7 @@ impl BackgroundProcess {
 
 /// Drops finished processes past their TTL, then the oldest finished ones while over the cap.
 fn prune(processes: &mut Vec<Arc<BackgroundProcess>>) {
-    let expired =
-        |p: &BackgroundProcess| lock(&p.ended).is_some_and(|t| t.elapsed() > FINISHED_TTL);
+    let expired = |p: &BackgroundProcess| lock(&p.ended).is_some_and(|t| t.elapsed() > FINISHED_TTL);
     processes.retain(|p| !expired(p));
     while processes.len() >= MAX_PROCESSES {
         let Some(oldest) = processes.iter().position(|p| p.exit_code().is_some()) else {

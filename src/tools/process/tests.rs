@@ -23,10 +23,7 @@ async fn start(ctx: &ToolContext, command: &str) -> String {
         .run(ctx, json!({"command": command, "background": true}))
         .await;
     let result: Value = serde_json::from_str(&out.content).unwrap();
-    result["session_id"]
-        .as_str()
-        .expect("a session id")
-        .to_string()
+    result["session_id"].as_str().expect("a session id").to_string()
 }
 
 /// Polls until the process output contains `needle` (at most three seconds).
@@ -34,11 +31,7 @@ async fn output_contains(ctx: &ToolContext, id: &str, needle: &str) -> bool {
     let deadline = Instant::now() + Duration::from_secs(3);
     while Instant::now() < deadline {
         let (poll, _) = process(ctx, json!({"action": "poll", "session_id": id})).await;
-        if poll["output_preview"]
-            .as_str()
-            .unwrap_or_default()
-            .contains(needle)
-        {
+        if poll["output_preview"].as_str().unwrap_or_default().contains(needle) {
             return true;
         }
         tokio::time::sleep(Duration::from_millis(30)).await;
@@ -63,9 +56,7 @@ fn schema_matches_hermes() {
     assert_eq!(params["required"], json!(["action"]));
     assert_eq!(
         props["action"]["enum"],
-        json!([
-            "list", "poll", "log", "wait", "kill", "write", "submit", "close"
-        ])
+        json!(["list", "poll", "log", "wait", "kill", "write", "submit", "close"])
     );
     assert_eq!(props["session_id"]["type"], "string");
     assert_eq!(props["data"]["type"], "string");
@@ -92,28 +83,16 @@ async fn stdin_lifecycle_with_cat_poll_write_submit_close_wait() {
     assert!(poll["pid"].as_i64().unwrap() > 1);
     assert!(poll["uptime_seconds"].is_u64());
 
-    let (submitted, _) = process(
-        &ctx,
-        json!({"action": "submit", "session_id": id, "data": "hello"}),
-    )
-    .await;
+    let (submitted, _) = process(&ctx, json!({"action": "submit", "session_id": id, "data": "hello"})).await;
     assert_eq!(submitted, json!({"status": "ok", "bytes_written": 6}));
     assert!(output_contains(&ctx, &id, "hello\n").await);
 
-    let (written, _) = process(
-        &ctx,
-        json!({"action": "write", "session_id": id, "data": "tail"}),
-    )
-    .await;
+    let (written, _) = process(&ctx, json!({"action": "write", "session_id": id, "data": "tail"})).await;
     assert_eq!(written, json!({"status": "ok", "bytes_written": 4}));
     let (closed, _) = process(&ctx, json!({"action": "close", "session_id": id})).await;
     assert_eq!(closed, json!({"status": "ok", "message": "stdin closed"}));
 
-    let (waited, is_error) = process(
-        &ctx,
-        json!({"action": "wait", "session_id": id, "timeout": 5}),
-    )
-    .await;
+    let (waited, is_error) = process(&ctx, json!({"action": "wait", "session_id": id, "timeout": 5})).await;
     assert!(!is_error);
     assert_eq!(
         waited,
@@ -124,11 +103,7 @@ async fn stdin_lifecycle_with_cat_poll_write_submit_close_wait() {
     assert_eq!(poll["status"], "exited");
     assert_eq!(poll["exit_code"], 0);
 
-    let (late, is_error) = process(
-        &ctx,
-        json!({"action": "submit", "session_id": id, "data": "x"}),
-    )
-    .await;
+    let (late, is_error) = process(&ctx, json!({"action": "submit", "session_id": id, "data": "x"})).await;
     assert!(is_error);
     assert_eq!(
         late,
@@ -182,11 +157,7 @@ async fn log_pages_by_lines() {
     let dir = tempfile::tempdir().unwrap();
     let ctx = ctx(dir.path());
     let id = start(&ctx, "seq 1 500").await;
-    process(
-        &ctx,
-        json!({"action": "wait", "session_id": id, "timeout": 5}),
-    )
-    .await;
+    process(&ctx, json!({"action": "wait", "session_id": id, "timeout": 5})).await;
 
     let (log, _) = process(&ctx, json!({"action": "log", "session_id": id})).await;
     assert_eq!(log["total_lines"], 500);
@@ -208,19 +179,11 @@ async fn log_pages_by_lines() {
     )
     .await;
     assert_eq!(log["output"], "11\n12");
-    let (log, _) = process(
-        &ctx,
-        json!({"action": "log", "session_id": id, "offset": -2}),
-    )
-    .await;
+    let (log, _) = process(&ctx, json!({"action": "log", "session_id": id, "offset": -2})).await;
     assert_eq!(log["output"], "499\n500");
     let (log, _) = process(&ctx, json!({"action": "log", "session_id": id, "limit": 1})).await;
     assert_eq!(log["output"], "500");
-    let (log, _) = process(
-        &ctx,
-        json!({"action": "log", "session_id": id, "offset": 900}),
-    )
-    .await;
+    let (log, _) = process(&ctx, json!({"action": "log", "session_id": id, "offset": 900})).await;
     assert_eq!(log["showing"], "0 lines");
 }
 
@@ -229,11 +192,7 @@ async fn wait_times_out_clamps_and_is_cancellable() {
     let dir = tempfile::tempdir().unwrap();
     let ctx = ctx(dir.path());
     let id = start(&ctx, "echo started; sleep 30").await;
-    let (waited, is_error) = process(
-        &ctx,
-        json!({"action": "wait", "session_id": id, "timeout": 1}),
-    )
-    .await;
+    let (waited, is_error) = process(&ctx, json!({"action": "wait", "session_id": id, "timeout": 1})).await;
     assert!(!is_error);
     assert_eq!(waited["status"], "timeout");
     assert_eq!(waited["timeout_note"], "Waited 1s, process still running");
@@ -252,11 +211,7 @@ async fn wait_times_out_clamps_and_is_cancellable() {
     let mut ctx = ctx.clone();
     ctx.cancel = tokio_util::sync::CancellationToken::new();
     let quick = start(&ctx, "echo done").await;
-    let (waited, _) = process(
-        &ctx,
-        json!({"action": "wait", "session_id": quick, "timeout": 1000}),
-    )
-    .await;
+    let (waited, _) = process(&ctx, json!({"action": "wait", "session_id": quick, "timeout": 1000})).await;
     assert_eq!(waited["status"], "exited");
     assert_eq!(
         waited["timeout_note"],
@@ -271,11 +226,7 @@ async fn argument_errors() {
     let (result, is_error) = process(&ctx, json!({"action": "poll"})).await;
     assert!(is_error);
     assert_eq!(result, json!({"error": "session_id is required for poll"}));
-    let (result, is_error) = process(
-        &ctx,
-        json!({"action": "log", "session_id": "proc_000000000000"}),
-    )
-    .await;
+    let (result, is_error) = process(&ctx, json!({"action": "log", "session_id": "proc_000000000000"})).await;
     assert!(is_error);
     assert_eq!(
         result,
@@ -295,11 +246,7 @@ async fn argument_errors() {
 
     let id = start(&ctx, "sleep 30").await;
     process(&ctx, json!({"action": "close", "session_id": id})).await;
-    let (result, is_error) = process(
-        &ctx,
-        json!({"action": "write", "session_id": id, "data": "x"}),
-    )
-    .await;
+    let (result, is_error) = process(&ctx, json!({"action": "write", "session_id": id, "data": "x"})).await;
     assert!(is_error);
     assert_eq!(result["status"], "error");
 }
@@ -309,10 +256,7 @@ async fn dropping_the_session_state_kills_every_process() {
     let dir = tempfile::tempdir().unwrap();
     let state = SessionToolState::default();
     let first = state.processes.spawn("sleep 30", dir.path()).unwrap();
-    let second = state
-        .processes
-        .spawn("trap '' TERM; sleep 30", dir.path())
-        .unwrap();
+    let second = state.processes.spawn("trap '' TERM; sleep 30", dir.path()).unwrap();
     let pids = [first.pid, second.pid];
     let snapshot = state.processes.env_snapshot().to_path_buf();
     std::fs::write(&snapshot, "export X=1\n").unwrap();

@@ -95,18 +95,12 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
         return ToolOutput::error(format!("session_id is required for {action}"));
     }
     let Some(process) = table.get(&session_id) else {
-        return finish(
-            json!({"status": "not_found", "error": format!("No process with ID {session_id}")}),
-        );
+        return finish(json!({"status": "not_found", "error": format!("No process with ID {session_id}")}));
     };
     let data = args::string(&args, "data").unwrap_or_default();
     let result = match action.as_str() {
         "poll" => poll(&process),
-        "log" => log(
-            &process,
-            args::int(&args, "offset"),
-            args::int(&args, "limit"),
-        ),
+        "log" => log(&process, args::int(&args, "offset"), args::int(&args, "limit")),
         "wait" => wait(ctx, &process, args::int(&args, "timeout")).await,
         "kill" => kill(&process).await,
         "write" => write(&process, data).await,
@@ -167,9 +161,7 @@ fn log(process: &BackgroundProcess, offset: Option<i64>, limit: Option<i64>) -> 
     let limit = usize::try_from(limit.unwrap_or(DEFAULT_LOG_LINES).max(1)).unwrap_or(usize::MAX);
     let start = match offset {
         None => total.saturating_sub(limit),
-        Some(o) if o < 0 => {
-            total.saturating_sub(usize::try_from(o.unsigned_abs()).unwrap_or(usize::MAX))
-        }
+        Some(o) if o < 0 => total.saturating_sub(usize::try_from(o.unsigned_abs()).unwrap_or(usize::MAX)),
         Some(o) => usize::try_from(o).unwrap_or(usize::MAX).min(total),
     };
     let selected = &lines[start..start.saturating_add(limit).min(total)];

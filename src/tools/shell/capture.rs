@@ -48,10 +48,7 @@ impl HeadTail {
     pub fn into_text(self) -> String {
         let mut text = String::from_utf8_lossy(&self.head).into_owned();
         if self.dropped > 0 {
-            text.push_str(&format!(
-                "\n\n... [{} bytes of output not kept] ...\n\n",
-                self.dropped
-            ));
+            text.push_str(&format!("\n\n... [{} bytes of output not kept] ...\n\n", self.dropped));
         }
         let tail: Vec<u8> = self.tail.into();
         text.push_str(&String::from_utf8_lossy(&tail));
@@ -123,11 +120,7 @@ impl OutputRing {
         self.chars += s.chars().count();
         if self.chars > self.max_chars {
             let excess = self.chars - self.max_chars;
-            let cut = self
-                .text
-                .char_indices()
-                .nth(excess)
-                .map_or(self.text.len(), |(i, _)| i);
+            let cut = self.text.char_indices().nth(excess).map_or(self.text.len(), |(i, _)| i);
             self.text.drain(..cut);
             self.chars = self.max_chars;
         }
@@ -140,10 +133,7 @@ pub fn tail_chars(text: &str, n: usize) -> &str {
     if total <= n {
         return text;
     }
-    let start = text
-        .char_indices()
-        .nth(total - n)
-        .map_or(text.len(), |(i, _)| i);
+    let start = text.char_indices().nth(total - n).map_or(text.len(), |(i, _)| i);
     &text[start..]
 }
 

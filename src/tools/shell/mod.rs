@@ -54,12 +54,7 @@ pub struct ShellChild {
 }
 
 /// Spawns `shell -c script $0 args…` in `cwd`, leading a new process group.
-pub fn spawn(
-    script: &str,
-    args: &[&OsStr],
-    cwd: &Path,
-    stdin: StdinMode,
-) -> io::Result<ShellChild> {
+pub fn spawn(script: &str, args: &[&OsStr], cwd: &Path, stdin: StdinMode) -> io::Result<ShellChild> {
     let (reader, writer) = io::pipe()?;
     let mut command = Command::new(shell_program());
     command
@@ -83,10 +78,7 @@ pub fn spawn(
         .id()
         .and_then(|id| i32::try_from(id).ok())
         .ok_or_else(|| io::Error::other("child has no pid"))?;
-    let guard = GroupGuard {
-        pgid: pid,
-        armed: true,
-    };
+    let guard = GroupGuard { pgid: pid, armed: true };
     let output = pipe::Receiver::from_owned_fd(OwnedFd::from(reader))?;
     let stdin = child.stdin.take();
     Ok(ShellChild {
@@ -111,10 +103,7 @@ impl ShellChild {
     /// safe: whatever was read before the future is dropped has reached `sink`.
     pub async fn run_to_exit(&mut self, sink: &mut impl FnMut(&[u8])) -> io::Result<ExitStatus> {
         let ShellChild {
-            child,
-            output,
-            guard,
-            ..
+            child, output, guard, ..
         } = self;
         let read = read_all(output, sink);
         tokio::pin!(read);
@@ -285,10 +274,7 @@ pub(crate) mod testing {
         loop {
             let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
             // The state letter follows the parenthesised command name.
-            let state = stat
-                .rsplit(')')
-                .next()
-                .and_then(|rest| rest.split_whitespace().next());
+            let state = stat.rsplit(')').next().and_then(|rest| rest.split_whitespace().next());
             if matches!(state, None | Some("Z" | "X")) {
                 return true;
             }
@@ -315,10 +301,7 @@ mod tests {
         )
         .unwrap();
         let mut text = Vec::new();
-        read_all(&mut child.output, &mut |chunk: &[u8]| {
-            text.extend_from_slice(chunk)
-        })
-        .await;
+        read_all(&mut child.output, &mut |chunk: &[u8]| text.extend_from_slice(chunk)).await;
         let status = child.wait().await.unwrap();
         assert_eq!(String::from_utf8(text).unwrap(), "out\nerr\narg\n");
         assert_eq!(exit_code(status), 3);

@@ -6,11 +6,9 @@ use serde_json::Value;
 /// An integer argument; numeric strings and whole floats count, anything else is absent.
 pub(crate) fn int(args: &Value, key: &str) -> Option<i64> {
     match args.get(key)? {
-        Value::Number(n) => n.as_i64().or_else(|| {
-            n.as_f64()
-                .filter(|f| f.is_finite())
-                .map(|f| f.round() as i64)
-        }),
+        Value::Number(n) => n
+            .as_i64()
+            .or_else(|| n.as_f64().filter(|f| f.is_finite()).map(|f| f.round() as i64)),
         Value::String(s) => s
             .trim()
             .parse::<f64>()
@@ -47,12 +45,7 @@ pub(crate) fn string(args: &Value, key: &str) -> Option<String> {
 /// A list of strings (non-strings are skipped); a single string counts as a one-item list.
 pub(crate) fn strings(args: &Value, key: &str) -> Option<Vec<String>> {
     match args.get(key)? {
-        Value::Array(items) => Some(
-            items
-                .iter()
-                .filter_map(|v| v.as_str().map(str::to_string))
-                .collect(),
-        ),
+        Value::Array(items) => Some(items.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()),
         Value::String(s) => Some(vec![s.clone()]),
         _ => None,
     }

@@ -63,12 +63,7 @@ impl Foreground<'_> {
         let mut child = match shell::spawn(FOREGROUND_SCRIPT, &args, &self.cwd, StdinMode::Null) {
             Ok(child) => child,
             Err(e) => {
-                return self.failure(
-                    String::new(),
-                    -1,
-                    format!("Command execution failed: {e}"),
-                    None,
-                );
+                return self.failure(String::new(), -1, format!("Command execution failed: {e}"), None);
             }
         };
         let mut capture = HeadTail::new(CAPTURE_EACH_END, CAPTURE_EACH_END);
@@ -96,28 +91,14 @@ impl Foreground<'_> {
                 }
                 self.success(output, shell::exit_code(status))
             }
-            Outcome::Exited(Err(e)) => {
-                self.failure(output, -1, format!("Command execution failed: {e}"), None)
-            }
+            Outcome::Exited(Err(e)) => self.failure(output, -1, format!("Command execution failed: {e}"), None),
             Outcome::TimedOut => {
                 let secs = self.timeout.as_secs();
-                self.failure(
-                    output,
-                    124,
-                    format!("Command timed out after {secs} seconds"),
-                    None,
-                )
+                self.failure(output, 124, format!("Command timed out after {secs} seconds"), None)
             }
             Outcome::Cancelled => {
-                let output = format!("{output}\n[Command interrupted]")
-                    .trim_start()
-                    .to_string();
-                self.failure(
-                    output,
-                    130,
-                    "Command interrupted".to_string(),
-                    Some("cancelled"),
-                )
+                let output = format!("{output}\n[Command interrupted]").trim_start().to_string();
+                self.failure(output, 130, "Command interrupted".to_string(), Some("cancelled"))
             }
         }
     }
@@ -138,13 +119,7 @@ impl Foreground<'_> {
     }
 
     /// Timeout, cancel, or a command that could not run: an error result with what was printed.
-    fn failure(
-        &self,
-        output: String,
-        exit_code: i64,
-        error: String,
-        status: Option<&str>,
-    ) -> ToolOutput {
+    fn failure(&self, output: String, exit_code: i64, error: String, status: Option<&str>) -> ToolOutput {
         let shown = if output.is_empty() {
             error.clone()
         } else {
@@ -187,7 +162,5 @@ async fn take_marker(marker: &Path) -> Option<PathBuf> {
 
 /// Escape sequences removed, then cut to the output cap keeping both ends, then trimmed.
 fn clean_output(raw: String) -> String {
-    head_tail(&strip_ansi(&raw), MAX_OUTPUT_CHARS)
-        .trim()
-        .to_string()
+    head_tail(&strip_ansi(&raw), MAX_OUTPUT_CHARS).trim().to_string()
 }

@@ -7,11 +7,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 static SHELL_LEVEL_BACKGROUND: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?im)(?:^|[;&|]\s*|&&\s*|\|\|\s*|\$\(\s*)(?:nohup|disown|setsid)\b")
-        .expect("valid regex")
+    Regex::new(r"(?im)(?:^|[;&|]\s*|&&\s*|\|\|\s*|\$\(\s*)(?:nohup|disown|setsid)\b").expect("valid regex")
 });
-static INLINE_BACKGROUND_AMP: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\s&\s").expect("valid regex"));
+static INLINE_BACKGROUND_AMP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\s&\s").expect("valid regex"));
 static TRAILING_BACKGROUND_AMP: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\s&\s*(?:#.*)?$").expect("valid regex"));
 static LONG_LIVED: LazyLock<Vec<Regex>> = LazyLock::new(|| {
@@ -29,12 +27,9 @@ static LONG_LIVED: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     .map(|p| Regex::new(p).expect("valid regex"))
     .collect()
 });
-static CHAIN_SEPARATOR: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\s*(?:\|\||&&|[|;])\s*").expect("valid regex"));
-static SINGLE_QUOTED: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"'[^']*'").expect("valid regex"));
-static DOUBLE_QUOTED: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#""(?:[^"\\]|\\.)*""#).expect("valid regex"));
+static CHAIN_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\s*(?:\|\||&&|[|;])\s*").expect("valid regex"));
+static SINGLE_QUOTED: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"'[^']*'").expect("valid regex"));
+static DOUBLE_QUOTED: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#""(?:[^"\\]|\\.)*""#).expect("valid regex"));
 static BACKTICKED: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"`[^`]*`").expect("valid regex"));
 
 /// Advice to use `background=true` when a foreground command would leave a process behind or
@@ -89,11 +84,7 @@ pub fn exit_code_meaning(command: &str, exit_code: i64) -> Option<&'static str> 
     const NO_MATCH: &str = "No matches found (not an error)";
     const FILES_DIFFER: &str = "Files differ (expected, not an error)";
     const CONDITION_FALSE: &str = "Condition evaluated to false (expected, not an error)";
-    let last_segment = CHAIN_SEPARATOR
-        .split(command)
-        .last()
-        .unwrap_or(command)
-        .trim();
+    let last_segment = CHAIN_SEPARATOR.split(command).last().unwrap_or(command).trim();
     let base = last_segment
         .split_whitespace()
         .find(|word| !word.contains('=') || word.starts_with('-'))?
@@ -102,27 +93,19 @@ pub fn exit_code_meaning(command: &str, exit_code: i64) -> Option<&'static str> 
     match (base, exit_code) {
         ("grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack", 1) => Some(NO_MATCH),
         ("diff" | "colordiff", 1) => Some(FILES_DIFFER),
-        ("find", 1) => {
-            Some("Some directories were inaccessible (partial results may still be valid)")
-        }
+        ("find", 1) => Some("Some directories were inaccessible (partial results may still be valid)"),
         ("test" | "[", 1) => Some(CONDITION_FALSE),
         ("curl", 6) => Some("Could not resolve host"),
         ("curl", 7) => Some("Failed to connect to host"),
         ("curl", 22) => Some("HTTP response code indicated error (e.g. 404, 500)"),
         ("curl", 28) => Some("Operation timed out"),
-        ("git", 1) => {
-            Some("Non-zero exit (often normal — e.g. 'git diff' returns 1 when files differ)")
-        }
+        ("git", 1) => Some("Non-zero exit (often normal — e.g. 'git diff' returns 1 when files differ)"),
         _ => None,
     }
 }
 
 fn looks_like_help_or_version(command: &str) -> bool {
-    let normalized = command
-        .to_lowercase()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
+    let normalized = command.to_lowercase().split_whitespace().collect::<Vec<_>>().join(" ");
     normalized.contains(" --help")
         || normalized.ends_with(" -h")
         || normalized.contains(" --version")
@@ -141,28 +124,17 @@ mod tests {
 
     #[test]
     fn guard_flags_background_wrappers_ampersands_and_servers() {
-        assert!(
-            foreground_guidance("nohup ./server")
-                .unwrap()
-                .contains("nohup")
-        );
+        assert!(foreground_guidance("nohup ./server").unwrap().contains("nohup"));
         assert!(foreground_guidance("make && setsid x").is_some());
         assert!(foreground_guidance("./server &").unwrap().contains("'&'"));
         assert!(foreground_guidance("./a & ./b").is_some());
-        assert!(
-            foreground_guidance("npm run dev")
-                .unwrap()
-                .contains("long-lived")
-        );
+        assert!(foreground_guidance("npm run dev").unwrap().contains("long-lived"));
         assert!(foreground_guidance("python3 -m http.server 8000").is_some());
     }
 
     #[test]
     fn guard_ignores_quotes_help_and_ordinary_commands() {
-        assert_eq!(
-            foreground_guidance("git commit -m 'use nohup & setsid'"),
-            None
-        );
+        assert_eq!(foreground_guidance("git commit -m 'use nohup & setsid'"), None);
         assert_eq!(foreground_guidance("echo \"npm run dev\""), None);
         assert_eq!(foreground_guidance("vite --help"), None);
         assert_eq!(foreground_guidance("cargo build 2>&1 && echo ok"), None);
@@ -191,10 +163,7 @@ mod tests {
             exit_code_meaning("LC_ALL=C /usr/bin/diff a b", 1),
             Some("Files differ (expected, not an error)")
         );
-        assert_eq!(
-            exit_code_meaning("curl -s http://x", 28),
-            Some("Operation timed out")
-        );
+        assert_eq!(exit_code_meaning("curl -s http://x", 28), Some("Operation timed out"));
         assert_eq!(exit_code_meaning("grep foo x; false", 1), None);
         assert_eq!(exit_code_meaning("grep foo x", 2), None);
         assert_eq!(

@@ -63,11 +63,7 @@ async fn run(ctx: &ToolContext, call: Value) -> ToolOutput {
         Some(Value::String(command)) => command.clone(),
         other => {
             let got = args::python_type_name(other);
-            return error_result(
-                "",
-                format!("Invalid command: expected string, got {got}"),
-                "error",
-            );
+            return error_result("", format!("Invalid command: expected string, got {got}"), "error");
         }
     };
     if ctx.cancel.is_cancelled() {
@@ -204,16 +200,12 @@ fn start_background(
 /// The explicit `workdir` (resolved against the session root), else the shell's current
 /// directory — or the session root when that directory has since been removed.
 async fn working_dir(ctx: &ToolContext, workdir: Option<&str>) -> Result<PathBuf, String> {
-    let is_dir =
-        |path: PathBuf| async move { tokio::fs::metadata(&path).await.is_ok_and(|m| m.is_dir()) };
+    let is_dir = |path: PathBuf| async move { tokio::fs::metadata(&path).await.is_ok_and(|m| m.is_dir()) };
     if let Some(workdir) = workdir {
         let dir = ctx.workspace.resolve(workdir);
         return match is_dir(dir.clone()).await {
             true => Ok(dir),
-            false => Err(format!(
-                "Working directory does not exist: {}",
-                dir.display()
-            )),
+            false => Err(format!("Working directory does not exist: {}", dir.display())),
         };
     }
     let shell_cwd = ctx.workspace.shell_cwd();
@@ -226,10 +218,7 @@ async fn working_dir(ctx: &ToolContext, workdir: Option<&str>) -> Result<PathBuf
         ctx.workspace.set_shell_cwd(root.clone());
         return Ok(root);
     }
-    Err(format!(
-        "Working directory does not exist: {}",
-        root.display()
-    ))
+    Err(format!("Working directory does not exist: {}", root.display()))
 }
 
 /// Runs the approval pipeline. `Ok(Some(note))` when the user approved this call, `Ok(None)`
@@ -273,13 +262,11 @@ async fn approve(ctx: &ToolContext, command: &str) -> Result<Option<String>, Too
             approval::denied_message(&description, true),
             "blocked",
         )),
-        ApprovalDecision::Deny | ApprovalDecision::DenyAlways | ApprovalDecision::Cancelled => {
-            Err(error_result(
-                command,
-                approval::denied_message(&description, false),
-                "blocked",
-            ))
-        }
+        ApprovalDecision::Deny | ApprovalDecision::DenyAlways | ApprovalDecision::Cancelled => Err(error_result(
+            command,
+            approval::denied_message(&description, false),
+            "blocked",
+        )),
     }
 }
 

@@ -90,19 +90,10 @@ impl TodoList {
                 self.items.push(validate(todo));
                 continue;
             };
-            if let Some(content) = todo
-                .get("content")
-                .map(text_of)
-                .filter(|c| !c.trim().is_empty())
-            {
+            if let Some(content) = todo.get("content").map(text_of).filter(|c| !c.trim().is_empty()) {
                 existing.content = cap_content(content.trim());
             }
-            if let Some(status) = todo
-                .get("status")
-                .map(text_of)
-                .as_deref()
-                .and_then(TodoStatus::parse)
-            {
+            if let Some(status) = todo.get("status").map(text_of).as_deref().and_then(TodoStatus::parse) {
                 existing.status = status;
             }
         }
@@ -200,22 +191,14 @@ fn run(ctx: &ToolContext, args: &Value) -> ToolOutput {
         Some(Value::String(text)) => match serde_json::from_str::<Value>(text) {
             Ok(Value::Array(items)) => Some(items),
             Ok(other) => {
-                return ToolOutput::error(format!(
-                    "todos must be a list, got {}",
-                    python_type_name(Some(&other))
-                ));
+                return ToolOutput::error(format!("todos must be a list, got {}", python_type_name(Some(&other))));
             }
             Err(_) => {
-                return ToolOutput::error(
-                    "todos must be a list of objects, got unparseable string",
-                );
+                return ToolOutput::error("todos must be a list of objects, got unparseable string");
             }
         },
         Some(other) => {
-            return ToolOutput::error(format!(
-                "todos must be a list, got {}",
-                python_type_name(Some(other))
-            ));
+            return ToolOutput::error(format!("todos must be a list, got {}", python_type_name(Some(other))));
         }
     };
     let mut list = ctx.state.todos.lock().unwrap_or_else(|p| p.into_inner());
@@ -270,11 +253,7 @@ fn validate(todo: &Value) -> TodoItem {
 
 /// The trimmed id of an item (empty when missing or not an object).
 fn id_of(todo: &Value) -> String {
-    todo.get("id")
-        .map(text_of)
-        .unwrap_or_default()
-        .trim()
-        .to_string()
+    todo.get("id").map(text_of).unwrap_or_default().trim().to_string()
 }
 
 /// Text of a field: strings as is, numbers and booleans as written, anything else empty.
@@ -292,9 +271,5 @@ fn cap_content(content: &str) -> String {
         return content.to_string();
     }
     let keep = MAX_CONTENT_CHARS - TRUNCATION_MARKER.chars().count();
-    content
-        .chars()
-        .take(keep)
-        .chain(TRUNCATION_MARKER.chars())
-        .collect()
+    content.chars().take(keep).chain(TRUNCATION_MARKER.chars()).collect()
 }

@@ -181,8 +181,5 @@ fn schema_matches_hermes() {
         item["properties"]["status"]["enum"],
         json!(["pending", "in_progress", "completed", "cancelled"])
     );
-    assert!(
-        tool.description()
-            .contains("merge=true: update existing items by id")
-    );
+    assert!(tool.description().contains("merge=true: update existing items by id"));
 }

@@ -31,11 +31,7 @@ impl Scripted {
 }
 
 impl Approver for Scripted {
-    fn request<'a>(
-        &'a self,
-        _call_id: &'a str,
-        request: ApprovalRequest,
-    ) -> BoxFuture<'a, ApprovalDecision> {
+    fn request<'a>(&'a self, _call_id: &'a str, request: ApprovalRequest) -> BoxFuture<'a, ApprovalDecision> {
         self.asked.lock().unwrap().push(request);
         Box::pin(async { self.decision })
     }
@@ -103,27 +99,15 @@ async fn allow_for_session_is_remembered_in_the_session_state() {
     let dir = tempfile::tempdir().unwrap();
     let approver = Scripted::new(ApprovalDecision::AllowSession);
     let ctx = test_ctx(dir.path(), approver.clone());
-    let (first, _) = call(
-        &ctx,
-        json!({"command": "mkdir -p scratch && rm -rf scratch"}),
-    )
-    .await;
+    let (first, _) = call(&ctx, json!({"command": "mkdir -p scratch && rm -rf scratch"})).await;
     assert!(first.get("approval").is_some());
     let ApprovalRequest::Command { pattern_key, .. } = &approver.asked()[0] else {
         panic!("command request")
     };
     assert!(ctx.state.pattern_allowed(pattern_key));
-    let (second, out) = call(
-        &ctx,
-        json!({"command": "mkdir -p scratch && rm -rf scratch"}),
-    )
-    .await;
+    let (second, out) = call(&ctx, json!({"command": "mkdir -p scratch && rm -rf scratch"})).await;
     assert!(!out.is_error);
-    assert_eq!(
-        approver.asked().len(),
-        1,
-        "an allowed pattern is not asked again"
-    );
+    assert_eq!(approver.asked().len(), 1, "an allowed pattern is not asked again");
     assert!(second.get("approval").is_none());
 }
 
@@ -138,9 +122,6 @@ async fn an_unanswered_approval_is_reported_as_a_timeout() {
         panic!("command request")
     };
     assert_eq!(result["error"], approval::denied_message(description, true));
-    assert_ne!(
-        result["error"],
-        approval::denied_message(description, false)
-    );
+    assert_ne!(result["error"], approval::denied_message(description, false));
     assert!(!dir.path().join("marker").exists());
 }

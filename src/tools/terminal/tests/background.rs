@@ -18,11 +18,7 @@ async fn background_starts_a_tracked_process_in_the_saved_environment() {
         json!({"command": "mkdir sub && cd sub && export HERMES_BG_VAR=from-env"}),
     )
     .await;
-    let (result, out) = call(
-        &ctx,
-        json!({"command": "echo $HERMES_BG_VAR; pwd", "background": true}),
-    )
-    .await;
+    let (result, out) = call(&ctx, json!({"command": "echo $HERMES_BG_VAR; pwd", "background": true})).await;
     assert!(!out.is_error);
     assert_eq!(result["output"], "Background process started");
     assert_eq!(result["exit_code"], 0);
@@ -37,13 +33,7 @@ async fn background_starts_a_tracked_process_in_the_saved_environment() {
         process.output(),
         format!("from-env\n{}\n", dir.path().join("sub").display())
     );
-    assert!(matches!(
-        out.display,
-        ToolDisplay::Terminal {
-            exit_code: None,
-            ..
-        }
-    ));
+    assert!(matches!(out.display, ToolDisplay::Terminal { exit_code: None, .. }));
 }
 
 #[tokio::test]

@@ -45,11 +45,7 @@ fn schema_matches_hermes() {
     assert_eq!(props.as_object().unwrap().len(), 7);
     assert_eq!(TerminalTool.name(), "terminal");
     assert!(TerminalTool.interactive());
-    assert!(
-        TerminalTool
-            .description()
-            .starts_with("Execute shell commands")
-    );
+    assert!(TerminalTool.description().starts_with("Execute shell commands"));
 }
 
 #[tokio::test]
@@ -57,10 +53,7 @@ async fn runs_a_command_and_merges_stderr() {
     let dir = tempfile::tempdir().unwrap();
     let ctx = allow_all(dir.path());
     let (result, out) = call(&ctx, json!({"command": "echo hello; echo oops >&2"})).await;
-    assert_eq!(
-        result,
-        json!({"output": "hello\noops", "exit_code": 0, "error": null})
-    );
+    assert_eq!(result, json!({"output": "hello\noops", "exit_code": 0, "error": null}));
     assert!(!out.is_error);
     assert_eq!(
         out.display,
@@ -77,11 +70,7 @@ async fn stdin_is_dev_null_so_readers_never_hang() {
     let dir = tempfile::tempdir().unwrap();
     let ctx = allow_all(dir.path());
     let started = Instant::now();
-    let (result, _) = call(
-        &ctx,
-        json!({"command": "cat; read line; echo after", "timeout": 10}),
-    )
-    .await;
+    let (result, _) = call(&ctx, json!({"command": "cat; read line; echo after", "timeout": 10})).await;
     assert_eq!(result["output"], "after");
     assert!(started.elapsed() < Duration::from_secs(5));
 }
@@ -99,10 +88,7 @@ async fn non_zero_exit_is_a_normal_result_with_a_meaning_when_known() {
     std::fs::write(dir.path().join("f.txt"), "abc\n").unwrap();
     let (result, _) = call(&ctx, json!({"command": "grep zzz f.txt"})).await;
     assert_eq!(result["exit_code"], 1);
-    assert_eq!(
-        result["exit_code_meaning"],
-        "No matches found (not an error)"
-    );
+    assert_eq!(result["exit_code_meaning"], "No matches found (not an error)");
 }
 
 #[tokio::test]
@@ -122,17 +108,11 @@ async fn cd_and_exported_variables_carry_over_to_the_next_call() {
         "the saved environment may hold secrets"
     );
     let (result, _) = call(&ctx, json!({"command": "pwd; echo $HERMES_TEST_VAR"})).await;
-    assert_eq!(
-        result["output"],
-        format!("{}\nkept", dir.path().join("sub").display())
-    );
+    assert_eq!(result["output"], format!("{}\nkept", dir.path().join("sub").display()));
     // `cd -` works across calls because OLDPWD is part of the saved environment.
     call(&ctx, json!({"command": "cd deeper"})).await;
     let (result, _) = call(&ctx, json!({"command": "cd - >/dev/null; pwd"})).await;
-    assert_eq!(
-        result["output"],
-        dir.path().join("sub").display().to_string()
-    );
+    assert_eq!(result["output"], dir.path().join("sub").display().to_string());
 }
 
 #[tokio::test]
@@ -187,16 +167,11 @@ async fn a_vanished_shell_directory_falls_back_to_the_session_root() {
 async fn long_output_keeps_head_and_tail_and_ansi_is_stripped() {
     let dir = tempfile::tempdir().unwrap();
     let ctx = allow_all(dir.path());
-    let command =
-        "printf 'START'; head -c 120000 /dev/zero | tr '\\0' a; printf '\\033[31mEND\\033[0m'";
+    let command = "printf 'START'; head -c 120000 /dev/zero | tr '\\0' a; printf '\\033[31mEND\\033[0m'";
     let (result, out) = call(&ctx, json!({"command": command})).await;
     let output = result["output"].as_str().unwrap();
     assert!(output.starts_with("STARTaaa"));
-    assert!(
-        output.ends_with("aaaEND"),
-        "{}",
-        &output[output.len() - 20..]
-    );
+    assert!(output.ends_with("aaaEND"), "{}", &output[output.len() - 20..]);
     assert!(output.contains("characters omitted"));
     assert!(output.chars().count() < MAX_OUTPUT_CHARS + 200);
     assert!(!output.contains('\u{1b}'));
@@ -235,11 +210,7 @@ async fn cancel_kills_the_command_and_returns_promptly() {
         cancel.cancel();
     });
     let started = Instant::now();
-    let (result, out) = call(
-        &ctx,
-        json!({"command": "echo before; echo $$ > pidfile; sleep 30"}),
-    )
-    .await;
+    let (result, out) = call(&ctx, json!({"command": "echo before; echo $$ > pidfile; sleep 30"})).await;
     assert!(started.elapsed() < Duration::from_secs(5));
     assert!(out.is_error);
     assert_eq!(result["exit_code"], 130);
@@ -266,12 +237,7 @@ async fn foreground_commands_that_would_linger_are_refused() {
     let (result, out) = call(&ctx, json!({"command": "touch marker &"})).await;
     assert!(out.is_error);
     assert_eq!(result["status"], "error");
-    assert!(
-        result["error"]
-            .as_str()
-            .unwrap()
-            .contains("background=true")
-    );
+    assert!(result["error"].as_str().unwrap().contains("background=true"));
     assert!(!dir.path().join("marker").exists());
 }
 
@@ -286,16 +252,9 @@ async fn invalid_commands_and_oversized_timeouts() {
         json!({"output": "", "exit_code": -1, "error": "Invalid command: expected string, got int", "status": "error"})
     );
     let (result, _) = call(&ctx, json!({})).await;
-    assert_eq!(
-        result["error"],
-        "Invalid command: expected string, got NoneType"
-    );
+    assert_eq!(result["error"], "Invalid command: expected string, got NoneType");
 
-    let (result, out) = call(
-        &ctx,
-        json!({"command": "echo ok", "timeout": 1000, "pty": true}),
-    )
-    .await;
+    let (result, out) = call(&ctx, json!({"command": "echo ok", "timeout": 1000, "pty": true})).await;
     assert!(!out.is_error);
     assert_eq!(result["output"], "ok");
     assert!(
