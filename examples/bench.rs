@@ -1,0 +1,173 @@
+//! Process-level benchmark: spawns the release `hermes-acp` binary against an instant local mock
+//! LLM and prints medians over N runs of: start → initialize reply, session/new, prompt → first
+//! chunk (first and second prompt), prompt → response, and peak RSS.
+//!
+//! Run: `cargo build --release && cargo run --release --example bench [-- RUNS]`
+
+#![allow(clippy::print_stdout)] // A bench reports to the person running it.
+
+#[path = "../tests/support/mock_llm.rs"]
+mod mock_llm;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+struct Run {
+    initialize: Duration,
+    session_new: Duration,
+    first_chunk_1: Duration,
+    response_1: Duration,
+    first_chunk_2: Duration,
+    response_2: Duration,
+    peak_rss_kb: u64,
+}
+
+struct Driver {
+    child: Child,
+    lines: mpsc::Receiver<(Instant, Value)>,
+    next_id: u64,
+}
+
+impl Driver {
+    fn send(&mut self, method: &str, params: Value) -> (u64, Instant) {
+        self.next_id += 1;
+        let msg = json!({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params});
+        let stdin = self.child.stdin.as_mut().expect("stdin");
+        let sent = Instant::now();
+        writeln!(stdin, "{msg}").expect("write");
+        stdin.flush().expect("flush");
+        (self.next_id, sent)
+    }
+
+    /// Waits for the response to `id`; returns (time of the first agent chunk, time of the
+    /// response, the response).
+    fn wait(&mut self, id: u64) -> (Option<Instant>, Instant, Value) {
+        let mut first_chunk = None;
+        loop {
+            let (at, msg) = self
+                .lines
+                .recv_timeout(Duration::from_secs(30))
+                .expect("agent answered");
+            if first_chunk.is_none() && msg["params"]["update"]["sessionUpdate"] == "agent_message_chunk" {
+                first_chunk = Some(at);
+            }
+            if msg["id"] == json!(id) && msg.get("method").is_none() {
+                assert!(msg.get("error").is_none(), "request failed: {msg}");
+                return (first_chunk, at, msg);
+            }
+        }
+    }
+}
+
+fn peak_rss_kb(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(str::to_string))
+        .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
+        .unwrap_or(0)
+}
+
+fn one_run(binary: &str, home: &std::path::Path, cwd: &std::path::Path) -> Run {
+    let started = Instant::now();
+    let mut child = Command::new(binary)
+        .env("HERMES_HOME", home)
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn hermes-acp (build it with `cargo build --release`)");
+    let stdout = child.stdout.take().unwrap();
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let value: Value = serde_json::from_str(&line).expect("stdout line is JSON");
+            if tx.send((Instant::now(), value)).is_err() {
+                break;
+            }
+        }
+    });
+    let mut d = Driver {
+        child,
+        lines,
+        next_id: 0,
+    };
+    let (id, _) = d.send("initialize", json!({"protocolVersion": 1, "clientCapabilities": {}}));
+    let (_, init_at, _) = d.wait(id);
+    let (id, sent) = d.send("session/new", json!({"cwd": cwd, "mcpServers": []}));
+    let (_, new_at, response) = d.wait(id);
+    let session_new = new_at - sent;
+    let sid = response["result"]["sessionId"]
+        .as_str()
+        .expect("session id")
+        .to_string();
+    let prompt = |d: &mut Driver, text: &str| {
+        let (id, sent) = d.send(
+            "session/prompt",
+            json!({"sessionId": sid, "prompt": [{"type": "text", "text": text}]}),
+        );
+        let (chunk, done, _) = d.wait(id);
+        (chunk.expect("a chunk arrived") - sent, done - sent)
+    };
+    let (first_chunk_1, response_1) = prompt(&mut d, "hello");
+    let (first_chunk_2, response_2) = prompt(&mut d, "again");
+    let peak_rss_kb = peak_rss_kb(d.child.id());
+    drop(d.child.stdin.take());
+    let _ = d.child.wait();
+    Run {
+        initialize: init_at - started,
+        session_new,
+        first_chunk_1,
+        response_1,
+        first_chunk_2,
+        response_2,
+        peak_rss_kb,
+    }
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn main() {
+    let runs: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(15);
+    let binary = std::env::var("HERMES_ACP_BIN")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/target/release/hermes-acp").to_string());
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let mock = rt.block_on(mock_llm::MockLlm::start());
+    mock.set_fallback(mock_llm::text(&["Hello", " from", " the", " mock."]));
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(
+        home.path().join("config.yaml"),
+        format!(
+            "model:\n  provider: custom\n  base_url: {}\n  default: mock-model\n",
+            mock.url()
+        ),
+    )
+    .unwrap();
+    let cwd = tempfile::tempdir().unwrap();
+    let mut results = Vec::new();
+    for _ in 0..runs {
+        results.push(one_run(&binary, home.path(), cwd.path()));
+    }
+    let pick = |f: fn(&Run) -> Duration| median(results.iter().map(f).collect());
+    let ms = |d: Duration| format!("{:.2} ms", d.as_secs_f64() * 1000.0);
+    let mut rss: Vec<u64> = results.iter().map(|r| r.peak_rss_kb).collect();
+    rss.sort();
+    println!("hermes-acp process bench: medians over {runs} runs (binary {binary})");
+    println!("  start → initialize reply     {}", ms(pick(|r| r.initialize)));
+    println!("  session/new                  {}", ms(pick(|r| r.session_new)));
+    println!("  prompt 1 → first chunk       {}", ms(pick(|r| r.first_chunk_1)));
+    println!("  prompt 1 → response          {}", ms(pick(|r| r.response_1)));
+    println!("  prompt 2 → first chunk       {}", ms(pick(|r| r.first_chunk_2)));
+    println!("  prompt 2 → response          {}", ms(pick(|r| r.response_2)));
+    println!(
+        "  peak RSS                     {:.1} MB",
+        rss[rss.len() / 2] as f64 / 1024.0
+    );
+}
