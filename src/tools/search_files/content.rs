@@ -12,7 +12,7 @@ use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContex
 use ignore::WalkState;
 use tokio_util::sync::CancellationToken;
 
-use super::walk::{self, Batch, Stopper};
+use super::walk::{self, Batch, GlobFilter, Stopper};
 use super::{Entry, MAX_MATCH_CHARS, OutputMode, SearchOutcome, SearchParams};
 use crate::tools::read_file::guards::DenyList;
 
@@ -39,13 +39,14 @@ pub(crate) fn search(params: &SearchParams, cancel: &CancellationToken) -> Searc
         .multi_line(multiline)
         .before_context(context)
         .after_context(context);
-    let walker = match walk::walker(params, params.file_glob.as_deref()) {
-        Ok(walker) => walker,
-        Err(e) => {
-            let glob = params.file_glob.as_deref().unwrap_or_default();
+    let filter = match params.file_glob.as_deref().map(|g| (g, GlobFilter::new(&params.root, g))) {
+        None => None,
+        Some((_, Ok(filter))) => Some(filter),
+        Some((glob, Err(e))) => {
             return SearchOutcome::error(format!("Search failed: invalid file_glob '{glob}': {e}"));
         }
     };
+    let walker = walk::walker(params);
 
     let hits: Mutex<Vec<Hit>> = Mutex::new(Vec::new());
     let stopper = Stopper::new(cancel, params.deadline);
@@ -54,13 +55,13 @@ pub(crate) fn search(params: &SearchParams, cancel: &CancellationToken) -> Searc
         let matcher = matcher.clone();
         let mut searcher = searcher.build();
         let mut batch = Batch::new(&hits);
-        let stopper = &stopper;
+        let (stopper, filter) = (&stopper, filter.as_ref());
         Box::new(move |entry| {
             if stopper.should_stop() {
                 return WalkState::Quit;
             }
             let Ok(entry) = entry else { return WalkState::Continue };
-            if !entry.file_type().is_some_and(|t| t.is_file()) {
+            if !entry.file_type().is_some_and(|t| t.is_file()) || !GlobFilter::allows(filter, &entry, true) {
                 return WalkState::Continue;
             }
             let mut sink = CountSink { count: 0, files_only };

@@ -8,28 +8,31 @@ use std::time::SystemTime;
 use ignore::WalkState;
 use tokio_util::sync::CancellationToken;
 
-use super::walk::{self, Batch, Stopper};
+use super::walk::{self, Batch, GlobFilter, Stopper};
 use super::{SearchOutcome, SearchParams};
 use crate::tools::read_file::guards::DenyList;
 
 pub(crate) fn search(params: &SearchParams, cancel: &CancellationToken) -> SearchOutcome {
     let glob = name_glob(&params.pattern);
-    let walker = match walk::walker(params, Some(&glob)) {
-        Ok(walker) => walker,
+    // Globs match relative to a directory: a file root is matched from its parent.
+    let glob_root = if params.root.is_dir() { params.root.as_path() } else { params.root.parent().unwrap_or(&params.root) };
+    let filter = match GlobFilter::new(glob_root, &glob) {
+        Ok(filter) => filter,
         Err(e) => return SearchOutcome::error(format!("Search failed: invalid glob '{glob}': {e}")),
     };
+    let walker = walk::walker(params);
 
     let found: Mutex<Vec<(PathBuf, SystemTime)>> = Mutex::new(Vec::new());
     let stopper = Stopper::new(cancel, params.deadline);
     walker.build_parallel().run(|| {
         let mut batch = Batch::new(&found);
-        let stopper = &stopper;
+        let (stopper, filter) = (&stopper, &filter);
         Box::new(move |entry| {
             if stopper.should_stop() {
                 return WalkState::Quit;
             }
             let Ok(entry) = entry else { return WalkState::Continue };
-            if entry.file_type().is_some_and(|t| t.is_file()) {
+            if entry.file_type().is_some_and(|t| t.is_file()) && GlobFilter::allows(Some(filter), &entry, false) {
                 let modified = entry
                     .metadata()
                     .ok()

@@ -7,8 +7,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use ignore::WalkBuilder;
-use ignore::overrides::OverrideBuilder;
+use ignore::overrides::{Override, OverrideBuilder};
+use ignore::{DirEntry, WalkBuilder};
 use tokio_util::sync::CancellationToken;
 
 use super::{SearchOutcome, SearchParams};
@@ -17,9 +17,8 @@ use crate::tools::workspace::{expand_home, resolve_against};
 
 /// A walker over `params.root` with rg's default filters: hidden files skipped, .gitignore
 /// honoured inside git repositories (rg's `require_git`), .ignore / .rgignore always, parent
-/// ignore files and git's global/exclude files too, symlinks not followed. `glob` whitelists
-/// files like `rg --glob`.
-pub(crate) fn walker(params: &SearchParams, glob: Option<&str>) -> Result<WalkBuilder, String> {
+/// ignore files and git's global/exclude files too, symlinks not followed.
+pub(crate) fn walker(params: &SearchParams) -> WalkBuilder {
     let mut builder = WalkBuilder::new(&params.root);
     builder
         // Global gitignore patterns resolve against the session cwd, never the process cwd.
@@ -34,12 +33,31 @@ pub(crate) fn walker(params: &SearchParams, glob: Option<&str>) -> Result<WalkBu
         .follow_links(false)
         .threads(0);
     builder.add_custom_ignore_filename(".rgignore");
-    if let Some(glob) = glob {
-        let mut overrides = OverrideBuilder::new(&params.root);
-        overrides.add(glob).map_err(|e| e.to_string())?;
-        builder.overrides(overrides.build().map_err(|e| e.to_string())?);
+    builder
+}
+
+/// A glob with rg's `--glob` syntax (no `/` → any depth, `!` negates), used as a *filter* on
+/// top of the ignore rules. rg gives `--glob` precedence over every ignore rule, so `-g '*'`
+/// would surface hidden and git-ignored files (even `.git/` internals); the spec promises
+/// searches that respect .gitignore and skip hidden files, so the glob only narrows.
+pub(crate) struct GlobFilter(Override);
+
+impl GlobFilter {
+    pub(crate) fn new(root: &Path, glob: &str) -> Result<GlobFilter, String> {
+        let mut builder = OverrideBuilder::new(root);
+        builder.add(glob).map_err(|e| e.to_string())?;
+        builder.build().map(GlobFilter).map_err(|e| e.to_string())
     }
-    Ok(builder)
+
+    /// Whether a walked file passes. An explicitly named root file is exempt when
+    /// `exempt_root` (rg always searches a file it is given), as for content search.
+    pub(crate) fn allows(filter: Option<&GlobFilter>, entry: &DirEntry, exempt_root: bool) -> bool {
+        match filter {
+            Some(_) if exempt_root && entry.depth() == 0 => true,
+            Some(GlobFilter(globs)) => !globs.matched(entry.path(), false).is_ignore(),
+            None => true,
+        }
+    }
 }
 
 /// How a result path is shown: relative to the session cwd when the model typed a relative
