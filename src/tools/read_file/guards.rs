@@ -79,7 +79,9 @@ const DEFENCE_NOTE: &str =
     "(Defense-in-depth — not a security boundary; the terminal tool can still bypass.)";
 
 fn is_blocked_device_literal(path: &Path) -> bool {
-    let Some(text) = path.to_str() else { return false };
+    let Some(text) = path.to_str() else {
+        return false;
+    };
     if BLOCKED_DEVICE_PATHS.contains(&text) {
         return true;
     }
@@ -96,7 +98,9 @@ pub(crate) fn is_blocked_device(resolved: &Path) -> bool {
     let mut current = resolved.to_path_buf();
     let mut seen = HashSet::new();
     for _ in 0..20 {
-        let Ok(target) = std::fs::read_link(&current) else { break };
+        let Ok(target) = std::fs::read_link(&current) else {
+            break;
+        };
         let target = if target.is_absolute() {
             target
         } else {
@@ -160,7 +164,10 @@ fn hermes_dirs() -> Vec<PathBuf> {
     dirs.push(home_dir().join(".hermes"));
     let mut out: Vec<PathBuf> = Vec::new();
     for dir in dirs {
-        for candidate in [normalize(&dir), std::fs::canonicalize(&dir).unwrap_or_default()] {
+        for candidate in [
+            normalize(&dir),
+            std::fs::canonicalize(&dir).unwrap_or_default(),
+        ] {
             if !candidate.as_os_str().is_empty() && !out.contains(&candidate) {
                 out.push(candidate);
             }
@@ -182,7 +189,9 @@ pub(crate) struct DenyList {
 
 impl DenyList {
     pub(crate) fn new() -> DenyList {
-        DenyList { dirs: hermes_dirs() }
+        DenyList {
+            dirs: hermes_dirs(),
+        }
     }
 
     /// Checks a path lexically (no I/O): callers pass a canonical or walker-produced path.

@@ -69,7 +69,10 @@ impl Tool for ReadFileTool {
 /// numeric strings; anything else yields `default`.
 pub(crate) fn coerce_int(value: Option<&Value>, default: i64) -> i64 {
     match value {
-        Some(Value::Number(n)) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)).unwrap_or(default),
+        Some(Value::Number(n)) => n
+            .as_i64()
+            .or_else(|| n.as_f64().map(|f| f as i64))
+            .unwrap_or(default),
         Some(Value::String(s)) => s.trim().parse().unwrap_or(default),
         _ => default,
     }
@@ -109,7 +112,11 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
         None => read_disk(&raw, &resolved, req),
     });
     match read.await {
-        Ok((value, is_error)) => ToolOutput { content: value.to_string(), is_error, display: ToolDisplay::None },
+        Ok((value, is_error)) => ToolOutput {
+            content: value.to_string(),
+            is_error,
+            display: ToolDisplay::None,
+        },
         Err(e) => ToolOutput::error(format!("Tool execution failed: {e}")),
     }
 }
@@ -170,7 +177,10 @@ fn read_disk(raw: &str, resolved: &Path, req: PageRequest) -> (Value, bool) {
         Err(e) => return error_result(format!("Failed to read file: {e}")),
     };
     let mut sample = Vec::with_capacity(SAMPLE_BYTES);
-    if let Err(e) = (&mut file).take(SAMPLE_BYTES as u64).read_to_end(&mut sample) {
+    if let Err(e) = (&mut file)
+        .take(SAMPLE_BYTES as u64)
+        .read_to_end(&mut sample)
+    {
         return error_result(format!("Failed to read file: {e}"));
     }
     if guards::looks_binary(&sample) {
@@ -239,7 +249,10 @@ impl ReadResult {
 }
 
 fn error_result(message: String) -> (Value, bool) {
-    let result = ReadResult { error: Some(message), ..ReadResult::default() };
+    let result = ReadResult {
+        error: Some(message),
+        ..ReadResult::default()
+    };
     (Value::Object(result.into_map()), true)
 }
 
@@ -256,7 +269,10 @@ fn binary_result(size: u64) -> (Value, bool) {
 /// Turns a page into the result JSON: pagination hint, budget cut fields, large-file hint.
 fn assemble(page: Page, size: u64, req: PageRequest, extracted: bool) -> (Value, bool) {
     if size == 0 {
-        let result = ReadResult { hint: Some("File is empty (0 bytes).".into()), ..ReadResult::default() };
+        let result = ReadResult {
+            hint: Some("File is empty (0 bytes).".into()),
+            ..ReadResult::default()
+        };
         return (Value::Object(result.into_map()), false);
     }
     let total = page.total.value();
@@ -270,7 +286,12 @@ fn assemble(page: Page, size: u64, req: PageRequest, extracted: bool) -> (Value,
              offset <= {total}.",
             req.offset
         );
-        let result = ReadResult { total_lines: total, file_size: size, hint: Some(hint), ..ReadResult::default() };
+        let result = ReadResult {
+            total_lines: total,
+            file_size: size,
+            hint: Some(hint),
+            ..ReadResult::default()
+        };
         return (Value::Object(result.into_map()), false);
     }
 
@@ -283,7 +304,13 @@ fn assemble(page: Page, size: u64, req: PageRequest, extracted: bool) -> (Value,
             req.offset
         )
     });
-    let result = ReadResult { content: page.content, total_lines: total, file_size: size, truncated, ..ReadResult::default() };
+    let result = ReadResult {
+        content: page.content,
+        total_lines: total,
+        file_size: size,
+        truncated,
+        ..ReadResult::default()
+    };
     let mut map = result.into_map();
     if extracted {
         // Hermes' extraction result: no binary/image flags, `extracted_document` instead.
@@ -318,7 +345,10 @@ fn assemble(page: Page, size: u64, req: PageRequest, extracted: bool) -> (Value,
         }
         map.insert("hint".into(), hint.into());
     }
-    let is_truncated = map.get("truncated").and_then(Value::as_bool).unwrap_or(false);
+    let is_truncated = map
+        .get("truncated")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
     if size > LARGE_FILE_HINT_BYTES && req.limit > 200 && is_truncated {
         map.insert(
             "_hint".into(),
@@ -338,7 +368,7 @@ fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

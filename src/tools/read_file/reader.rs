@@ -148,7 +148,11 @@ impl Position {
 }
 
 /// Skips `count` lines; false when EOF came first (the offset is past the end).
-fn skip_lines<R: BufRead>(reader: &mut R, pos: &mut Position, mut count: usize) -> io::Result<bool> {
+fn skip_lines<R: BufRead>(
+    reader: &mut R,
+    pos: &mut Position,
+    mut count: usize,
+) -> io::Result<bool> {
     while count > 0 {
         let buf = reader.fill_buf()?;
         if buf.is_empty() {
@@ -161,7 +165,9 @@ fn skip_lines<R: BufRead>(reader: &mut R, pos: &mut Position, mut count: usize) 
             pos.lines += newlines;
             buf.len()
         } else {
-            let end = memchr::memchr_iter(b'\n', buf).nth(count - 1).map_or(buf.len(), |i| i + 1);
+            let end = memchr::memchr_iter(b'\n', buf)
+                .nth(count - 1)
+                .map_or(buf.len(), |i| i + 1);
             pos.lines += count;
             count = 0;
             end

@@ -17,7 +17,9 @@ pub(crate) fn similar_files(raw: &str, resolved: &Path) -> Vec<String> {
     let (Some(dir), Some(wanted)) = (resolved.parent(), resolved.file_name()) else {
         return Vec::new();
     };
-    let Ok(read_dir) = std::fs::read_dir(dir) else { return Vec::new() };
+    let Ok(read_dir) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
     let mut names: Vec<String> = read_dir
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())
@@ -60,8 +62,7 @@ fn score(wanted: &str, candidate: &str) -> (u32, f64) {
         60
     } else if wanted.contains(candidate) && candidate.chars().count() > 2 {
         40
-    } else if !wanted_ext.is_empty() && cand_ext == wanted_ext && shares_enough(wanted, candidate)
-    {
+    } else if !wanted_ext.is_empty() && cand_ext == wanted_ext && shares_enough(wanted, candidate) {
         30
     } else {
         0
@@ -82,7 +83,11 @@ fn split_ext(name: &str) -> (&str, &str) {
 /// At least 40 % of the longer name's length in distinct shared characters.
 fn shares_enough(a: &str, b: &str) -> bool {
     let set_a: std::collections::HashSet<char> = a.chars().collect();
-    let common = b.chars().collect::<std::collections::HashSet<char>>().intersection(&set_a).count();
+    let common = b
+        .chars()
+        .collect::<std::collections::HashSet<char>>()
+        .intersection(&set_a)
+        .count();
     let longest = a.chars().count().max(b.chars().count());
     common * 10 >= longest * 4
 }
@@ -99,5 +104,9 @@ fn shown_dirname(raw: &str) -> String {
 }
 
 fn join_shown(dir: &str, name: &str) -> String {
-    if dir.ends_with('/') { format!("{dir}{name}") } else { format!("{dir}/{name}") }
+    if dir.ends_with('/') {
+        format!("{dir}{name}")
+    } else {
+        format!("{dir}/{name}")
+    }
 }

@@ -31,7 +31,11 @@ pub(crate) fn search(params: &SearchParams, cancel: &CancellationToken) -> Searc
         Ok(matcher) => matcher,
         Err(e) => return SearchOutcome::error(format!("Search failed: {e}")),
     };
-    let context = if params.mode == OutputMode::Content { params.context } else { 0 };
+    let context = if params.mode == OutputMode::Content {
+        params.context
+    } else {
+        0
+    };
     let mut searcher = SearcherBuilder::new();
     searcher
         .line_number(true)
@@ -39,7 +43,11 @@ pub(crate) fn search(params: &SearchParams, cancel: &CancellationToken) -> Searc
         .multi_line(multiline)
         .before_context(context)
         .after_context(context);
-    let filter = match params.file_glob.as_deref().map(|g| (g, GlobFilter::new(&params.root, g))) {
+    let filter = match params
+        .file_glob
+        .as_deref()
+        .map(|g| (g, GlobFilter::new(&params.root, g)))
+    {
         None => None,
         Some((_, Ok(filter))) => Some(filter),
         Some((glob, Err(e))) => {
@@ -60,13 +68,27 @@ pub(crate) fn search(params: &SearchParams, cancel: &CancellationToken) -> Searc
             if stopper.should_stop() {
                 return WalkState::Quit;
             }
-            let Ok(entry) = entry else { return WalkState::Continue };
-            if !entry.file_type().is_some_and(|t| t.is_file()) || !GlobFilter::allows(filter, &entry, true) {
+            let Ok(entry) = entry else {
+                return WalkState::Continue;
+            };
+            if !entry.file_type().is_some_and(|t| t.is_file())
+                || !GlobFilter::allows(filter, &entry, true)
+            {
                 return WalkState::Continue;
             }
-            let mut sink = CountSink { count: 0, files_only };
-            if searcher.search_path(&matcher, entry.path(), &mut sink).is_ok() && sink.count > 0 {
-                batch.items.push(Hit { path: entry.into_path(), count: sink.count });
+            let mut sink = CountSink {
+                count: 0,
+                files_only,
+            };
+            if searcher
+                .search_path(&matcher, entry.path(), &mut sink)
+                .is_ok()
+                && sink.count > 0
+            {
+                batch.items.push(Hit {
+                    path: entry.into_path(),
+                    count: sink.count,
+                });
             }
             WalkState::Continue
         })
@@ -81,7 +103,11 @@ pub(crate) fn search(params: &SearchParams, cancel: &CancellationToken) -> Searc
     let mut files: Vec<(String, Hit)> = Vec::new();
     for hit in hits.into_inner().unwrap_or_else(|p| p.into_inner()) {
         if walk::is_denied(&deny, &hit.path) {
-            outcome.omitted += if params.mode == OutputMode::Count { 1 } else { hit.count };
+            outcome.omitted += if params.mode == OutputMode::Count {
+                1
+            } else {
+                hit.count
+            };
             continue;
         }
         files.push((walk::display(params, &hit.path), hit));
@@ -93,18 +119,33 @@ pub(crate) fn search(params: &SearchParams, cancel: &CancellationToken) -> Searc
         OutputMode::FilesOnly => {
             outcome.total_count = files.len() as u64;
             outcome.truncated = files.len() > end;
-            outcome.files = files.into_iter().skip(start).take(params.limit).map(|f| f.0).collect();
+            outcome.files = files
+                .into_iter()
+                .skip(start)
+                .take(params.limit)
+                .map(|f| f.0)
+                .collect();
         }
         OutputMode::Count => {
             outcome.total_count = files.iter().map(|f| f.1.count).sum();
             outcome.truncated = files.len() > end;
-            outcome.counts =
-                files.into_iter().skip(start).take(params.limit).map(|(p, h)| (p, h.count)).collect();
+            outcome.counts = files
+                .into_iter()
+                .skip(start)
+                .take(params.limit)
+                .map(|(p, h)| (p, h.count))
+                .collect();
         }
         OutputMode::Content => {
             outcome.total_count = files.iter().map(|f| f.1.count).sum();
             outcome.truncated = outcome.total_count > end as u64;
-            outcome.matches = collect_page(&files, start as u64, end as u64, &matcher, &mut searcher.build());
+            outcome.matches = collect_page(
+                &files,
+                start as u64,
+                end as u64,
+                &matcher,
+                &mut searcher.build(),
+            );
         }
     }
     outcome.warning = match (multiline.then_some(MULTILINE_NOTE), warning) {
@@ -133,7 +174,13 @@ fn collect_page(
         if file_end > start {
             let skip = start.saturating_sub(cursor);
             let take = end.min(file_end) - cursor.max(start);
-            let mut sink = CollectSink { path: shown, skip, take, seen: 0, out: &mut out };
+            let mut sink = CollectSink {
+                path: shown,
+                skip,
+                take,
+                seen: 0,
+                out: &mut out,
+            };
             // A file that vanished since pass 1 simply contributes fewer lines.
             let _ = searcher.search_path(matcher, &hit.path, &mut sink);
         }
@@ -153,7 +200,11 @@ impl Sink for CountSink {
 
     fn matched(&mut self, searcher: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, io::Error> {
         // Line-oriented matches are exactly one line; only multi-line ones need counting.
-        self.count += if searcher.multi_line() { mat.lines().count() as u64 } else { 1 };
+        self.count += if searcher.multi_line() {
+            mat.lines().count() as u64
+        } else {
+            1
+        };
         Ok(!self.files_only)
     }
 
@@ -190,7 +241,11 @@ impl CollectSink<'_> {
             Some((cut, _)) => text[..cut].to_string(),
             None => text.into_owned(),
         };
-        self.out.push(Entry { path: self.path.to_string(), line, content });
+        self.out.push(Entry {
+            path: self.path.to_string(),
+            line,
+            content,
+        });
         index + 1 < self.skip + self.take
     }
 }
@@ -237,9 +292,6 @@ pub(crate) fn has_regex_newline(pattern: &str) -> bool {
             '\\' => backslashes += 1,
             'n' if backslashes % 2 == 1 => return true,
             _ => backslashes = 0,
-        }
-        if c != '\\' {
-            backslashes = 0;
         }
     }
     false

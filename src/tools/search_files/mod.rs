@@ -124,7 +124,10 @@ pub(crate) struct SearchOutcome {
 
 impl SearchOutcome {
     pub(crate) fn error(message: String) -> SearchOutcome {
-        SearchOutcome { error: Some(message), ..SearchOutcome::default() }
+        SearchOutcome {
+            error: Some(message),
+            ..SearchOutcome::default()
+        }
     }
 
     fn to_json(&self) -> Value {
@@ -150,8 +153,11 @@ impl SearchOutcome {
             map.insert("files".into(), self.files.clone().into());
         }
         if !self.counts.is_empty() {
-            let counts: Map<String, Value> =
-                self.counts.iter().map(|(p, n)| (p.clone(), Value::from(*n))).collect();
+            let counts: Map<String, Value> = self
+                .counts
+                .iter()
+                .map(|(p, n)| (p.clone(), Value::from(*n)))
+                .collect();
             map.insert("counts".into(), counts.into());
         }
         if self.truncated {
@@ -200,7 +206,10 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
         Some(Value::String(s)) => s.clone(),
         _ => return ToolOutput::error("search_files: missing required field 'pattern'"),
     };
-    let names = matches!(args.get("target").and_then(Value::as_str), Some("files" | "find"));
+    let names = matches!(
+        args.get("target").and_then(Value::as_str),
+        Some("files" | "find")
+    );
     let raw_path = match args.get("path") {
         Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
         _ => ".".to_string(),
@@ -255,7 +264,11 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
             offset + limit
         ));
     }
-    ToolOutput { content, is_error: outcome.error.is_some(), display: ToolDisplay::None }
+    ToolOutput {
+        content,
+        is_error: outcome.error.is_some(),
+        display: ToolDisplay::None,
+    }
 }
 
 /// Runs one search on the blocking pool. `None` when cancelled; `Some(Err(message))` when the
@@ -270,7 +283,10 @@ pub(crate) fn execute(
     if !params.root.exists() {
         return Some(Ok(walk::path_not_found(&params.raw_path, &params.cwd)));
     }
-    let outcome =
-        if params.names { names::search(params, cancel) } else { content::search(params, cancel) };
+    let outcome = if params.names {
+        names::search(params, cancel)
+    } else {
+        content::search(params, cancel)
+    };
     (!cancel.is_cancelled()).then_some(Ok(outcome))
 }

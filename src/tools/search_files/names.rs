@@ -15,10 +15,16 @@ use crate::tools::read_file::guards::DenyList;
 pub(crate) fn search(params: &SearchParams, cancel: &CancellationToken) -> SearchOutcome {
     let glob = name_glob(&params.pattern);
     // Globs match relative to a directory: a file root is matched from its parent.
-    let glob_root = if params.root.is_dir() { params.root.as_path() } else { params.root.parent().unwrap_or(&params.root) };
+    let glob_root = if params.root.is_dir() {
+        params.root.as_path()
+    } else {
+        params.root.parent().unwrap_or(&params.root)
+    };
     let filter = match GlobFilter::new(glob_root, &glob) {
         Ok(filter) => filter,
-        Err(e) => return SearchOutcome::error(format!("Search failed: invalid glob '{glob}': {e}")),
+        Err(e) => {
+            return SearchOutcome::error(format!("Search failed: invalid glob '{glob}': {e}"));
+        }
     };
     let walker = walk::walker(params);
 
@@ -31,8 +37,12 @@ pub(crate) fn search(params: &SearchParams, cancel: &CancellationToken) -> Searc
             if stopper.should_stop() {
                 return WalkState::Quit;
             }
-            let Ok(entry) = entry else { return WalkState::Continue };
-            if entry.file_type().is_some_and(|t| t.is_file()) && GlobFilter::allows(Some(filter), &entry, false) {
+            let Ok(entry) = entry else {
+                return WalkState::Continue;
+            };
+            if entry.file_type().is_some_and(|t| t.is_file())
+                && GlobFilter::allows(Some(filter), &entry, false)
+            {
                 let modified = entry
                     .metadata()
                     .ok()
@@ -46,7 +56,10 @@ pub(crate) fn search(params: &SearchParams, cancel: &CancellationToken) -> Searc
     let warning = stopper.warning();
 
     let deny = DenyList::new();
-    let mut outcome = SearchOutcome { warning, ..SearchOutcome::default() };
+    let mut outcome = SearchOutcome {
+        warning,
+        ..SearchOutcome::default()
+    };
     let mut files: Vec<(SystemTime, String)> = Vec::new();
     for (path, modified) in found.into_inner().unwrap_or_else(|p| p.into_inner()) {
         if walk::is_denied(&deny, &path) {
@@ -59,7 +72,12 @@ pub(crate) fn search(params: &SearchParams, cancel: &CancellationToken) -> Searc
     files.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
     outcome.total_count = files.len() as u64;
     outcome.truncated = files.len() > params.offset.saturating_add(params.limit);
-    outcome.files = files.into_iter().skip(params.offset).take(params.limit).map(|f| f.1).collect();
+    outcome.files = files
+        .into_iter()
+        .skip(params.offset)
+        .take(params.limit)
+        .map(|f| f.1)
+        .collect();
     outcome
 }
 

@@ -63,7 +63,11 @@ impl GlobFilter {
 /// How a result path is shown: relative to the session cwd when the model typed a relative
 /// path (e.g. `src/main.rs`), absolute otherwise.
 pub(crate) fn display(params: &SearchParams, path: &Path) -> String {
-    match params.display_base.as_deref().and_then(|base| path.strip_prefix(base).ok()) {
+    match params
+        .display_base
+        .as_deref()
+        .and_then(|base| path.strip_prefix(base).ok())
+    {
         Some(rel) if rel.as_os_str().is_empty() => ".".to_string(),
         Some(rel) => rel.to_string_lossy().into_owned(),
         None => path.to_string_lossy().into_owned(),
@@ -79,7 +83,11 @@ pub(crate) struct Stopper<'a> {
 
 impl<'a> Stopper<'a> {
     pub(crate) fn new(cancel: &'a CancellationToken, deadline: Instant) -> Stopper<'a> {
-        Stopper { cancel, deadline, timed_out: AtomicBool::new(false) }
+        Stopper {
+            cancel,
+            deadline,
+            timed_out: AtomicBool::new(false),
+        }
     }
 
     pub(crate) fn should_stop(&self) -> bool {
@@ -112,7 +120,10 @@ pub(crate) struct Batch<'a, T> {
 
 impl<'a, T> Batch<'a, T> {
     pub(crate) fn new(sink: &'a Mutex<Vec<T>>) -> Batch<'a, T> {
-        Batch { items: Vec::new(), sink }
+        Batch {
+            items: Vec::new(),
+            sink,
+        }
     }
 }
 
@@ -137,14 +148,20 @@ pub(crate) fn path_not_found(raw: &str, cwd: &Path) -> SearchOutcome {
         Some(i) => (shown[..i].to_string(), shown[i + 1..].to_string()),
         None => (String::new(), shown.clone()),
     };
-    let parent = if parent.is_empty() { ".".to_string() } else { parent };
+    let parent = if parent.is_empty() {
+        ".".to_string()
+    } else {
+        parent
+    };
     let mut message = format!("Path not found: {shown}");
     let parent_dir: PathBuf = resolve_against(cwd, &parent);
     if !base.is_empty()
         && let Ok(entries) = std::fs::read_dir(&parent_dir)
     {
-        let mut names: Vec<String> =
-            entries.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+        let mut names: Vec<String> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
         names.sort();
         let query = base.to_lowercase();
         let prefix: String = query.chars().take(3).collect();
@@ -156,7 +173,13 @@ pub(crate) fn path_not_found(raw: &str, cwd: &Path) -> SearchOutcome {
                 lower.contains(&query) || query.contains(&lower) || lower.starts_with(&prefix)
             })
             .take(5)
-            .map(|name| if parent.ends_with('/') { format!("{parent}{name}") } else { format!("{parent}/{name}") })
+            .map(|name| {
+                if parent.ends_with('/') {
+                    format!("{parent}{name}")
+                } else {
+                    format!("{parent}/{name}")
+                }
+            })
             .collect();
         if !similar.is_empty() {
             message.push_str(&format!(". Similar paths: {}", similar.join(", ")));
