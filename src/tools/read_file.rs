@@ -1,1 +1,0 @@
-//! The `read_file` tool (filled in with the toolset).

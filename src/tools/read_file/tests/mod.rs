@@ -1,0 +1,57 @@
+//! Tests for `read_file`: shared helpers; the cases live in `paging` and `sources`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures::future::BoxFuture;
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::ReadFileTool;
+use crate::tools::approver::AllowAll;
+use crate::tools::{
+    FileSystem, LocalFs, SessionToolState, Tool, ToolContext, ToolDisplay, Workspace,
+};
+
+fn ctx_with_fs(dir: &Path, fs: Arc<dyn FileSystem>) -> ToolContext {
+    ToolContext {
+        session_id: "s".into(),
+        call_id: "c".into(),
+        workspace: Arc::new(Workspace::new(dir.to_path_buf())),
+        cancel: CancellationToken::new(),
+        approver: Arc::new(AllowAll),
+        fs,
+        state: Arc::new(SessionToolState::default()),
+    }
+}
+
+fn test_ctx(dir: &Path) -> ToolContext {
+    ctx_with_fs(dir, Arc::new(LocalFs))
+}
+
+async fn read(ctx: &ToolContext, args: Value) -> (Value, bool) {
+    let out = ReadFileTool.run(ctx, args).await;
+    assert_eq!(out.display, ToolDisplay::None);
+    (
+        serde_json::from_str(&out.content).expect("result is JSON"),
+        out.is_error,
+    )
+}
+
+fn write(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).unwrap();
+    }
+    std::fs::write(&path, content).unwrap();
+    path
+}
+
+fn numbered(range: std::ops::RangeInclusive<usize>) -> String {
+    range.map(|n| format!("line {n}\n")).collect()
+}
+
+mod paging;
+mod sources;

@@ -1,1 +1,0 @@
-//! The `search_files` tool (filled in with the toolset).

@@ -1,0 +1,139 @@
+//! What is searched: ignore files, hidden and binary files, globs, mtime order, secrets.
+
+use super::*;
+
+#[tokio::test]
+async fn gitignore_applies_inside_git_repos_like_rg() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), ".gitignore", "ignored.txt\nbuild/\n");
+    write(dir.path(), "ignored.txt", "needle\n");
+    write(dir.path(), "build/out.txt", "needle\n");
+    write(dir.path(), "kept.txt", "needle\n");
+    write(dir.path(), "sub/.ignore", "private.txt\n");
+    write(dir.path(), "sub/private.txt", "needle\n");
+    let ctx = test_ctx(dir.path());
+    let args = json!({"pattern": "needle", "output_mode": "files_only"});
+    // Not a repository: rg ignores .gitignore, but .ignore files always apply.
+    let (value, _, _) = search(&ctx, args.clone()).await;
+    assert_eq!(
+        value["files"],
+        json!(["build/out.txt", "ignored.txt", "kept.txt"])
+    );
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let (value, _, _) = search(&ctx, args).await;
+    assert_eq!(value["files"], json!(["kept.txt"]));
+    let (value, _, _) = search(&ctx, json!({"pattern": "*.txt", "target": "files"})).await;
+    assert_eq!(value["files"], json!(["kept.txt"]));
+}
+
+#[tokio::test]
+async fn hidden_files_and_binary_files_are_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), ".hidden.txt", "needle\n");
+    write(dir.path(), ".config/settings.txt", "needle\n");
+    write(dir.path(), "visible.txt", "needle\n");
+    std::fs::write(dir.path().join("blob.dat"), b"\x00\x01needle\n").unwrap();
+    let ctx = test_ctx(dir.path());
+    let (value, _, _) = search(
+        &ctx,
+        json!({"pattern": "needle", "output_mode": "files_only"}),
+    )
+    .await;
+    assert_eq!(value["files"], json!(["visible.txt"]));
+    // `find` is the alias of `files`; hidden files are skipped there too.
+    let (value, _, _) = search(&ctx, json!({"pattern": "*", "target": "find"})).await;
+    let mut files: Vec<String> = value["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    files.sort();
+    assert_eq!(files, ["blob.dat", "visible.txt"]);
+}
+
+#[tokio::test]
+async fn file_glob_filters_content_search() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "src/lib.rs", "needle\n");
+    write(dir.path(), "src/notes.md", "needle\n");
+    write(dir.path(), "deep/er/mod.rs", "needle\n");
+    let ctx = test_ctx(dir.path());
+    let (value, _, _) = search(
+        &ctx,
+        json!({"pattern": "needle", "file_glob": "*.rs", "output_mode": "files_only"}),
+    )
+    .await;
+    assert_eq!(value["files"], json!(["deep/er/mod.rs", "src/lib.rs"]));
+    let (value, _, is_error) =
+        search(&ctx, json!({"pattern": "needle", "file_glob": "{unclosed"})).await;
+    assert!(is_error);
+    assert!(
+        value["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("Search failed: invalid file_glob '{unclosed'")
+    );
+}
+
+#[tokio::test]
+async fn file_search_is_sorted_newest_first() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, age) in [
+        ("old.txt", 300),
+        ("new.txt", 10),
+        ("mid.txt", 100),
+        ("x.rs", 1),
+        ("sub/deep.txt", 50),
+    ] {
+        write(dir.path(), name, "x\n");
+        set_mtime(dir.path(), name, age);
+    }
+    let ctx = test_ctx(dir.path());
+    let (value, _, _) = search(&ctx, json!({"pattern": "*.txt", "target": "files"})).await;
+    assert_eq!(
+        value,
+        json!({"total_count": 4, "files": ["new.txt", "sub/deep.txt", "mid.txt", "old.txt"]})
+    );
+    // A bare name becomes `*<name>` and matches at any depth.
+    let (value, _, _) = search(&ctx, json!({"pattern": "deep.txt", "target": "files"})).await;
+    assert_eq!(value["files"], json!(["sub/deep.txt"]));
+    // Paging keeps the order.
+    let (value, hint, _) = search(
+        &ctx,
+        json!({"pattern": "*.txt", "target": "files", "offset": 1, "limit": 2}),
+    )
+    .await;
+    assert_eq!(
+        value,
+        json!({"total_count": 4, "files": ["sub/deep.txt", "mid.txt"], "truncated": true})
+    );
+    assert!(hint.unwrap().contains("offset=3"));
+}
+
+#[tokio::test]
+async fn secret_roots_are_refused_and_secret_paths_filtered() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), ".env", "KEY=1\n");
+    let (value, _, is_error) = search(
+        &test_ctx(dir.path()),
+        json!({"pattern": "KEY", "path": ".env"}),
+    )
+    .await;
+    assert!(is_error);
+    assert!(
+        value["error"]
+            .as_str()
+            .unwrap()
+            .contains("secret-bearing environment file")
+    );
+    let deny = DenyList::new();
+    assert!(crate::tools::search_files::walk::is_denied(
+        &deny,
+        Path::new("/p/.env.local")
+    ));
+    assert!(!crate::tools::search_files::walk::is_denied(
+        &deny,
+        Path::new("/p/.env.example")
+    ));
+}

@@ -1,0 +1,58 @@
+//! Tests for `search_files`: shared helpers; the cases live in `modes` and `filters`.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::SearchFilesTool;
+use crate::tools::approver::AllowAll;
+use crate::tools::read_file::guards::DenyList;
+use crate::tools::{LocalFs, SessionToolState, Tool, ToolContext, ToolDisplay, Workspace};
+
+fn test_ctx(dir: &Path) -> ToolContext {
+    ToolContext {
+        session_id: "s".into(),
+        call_id: "c".into(),
+        workspace: Arc::new(Workspace::new(dir.to_path_buf())),
+        cancel: CancellationToken::new(),
+        approver: Arc::new(AllowAll),
+        fs: Arc::new(LocalFs),
+        state: Arc::new(SessionToolState::default()),
+    }
+}
+
+/// Runs a search; returns the JSON part, the trailing hint (if any) and is_error.
+async fn search(ctx: &ToolContext, args: Value) -> (Value, Option<String>, bool) {
+    let out = SearchFilesTool.run(ctx, args).await;
+    assert_eq!(out.display, ToolDisplay::None);
+    let (json_part, hint) = match out.content.split_once("\n\n[Hint: ") {
+        Some((j, h)) => (j.to_string(), Some(format!("[Hint: {h}"))),
+        None => (out.content.clone(), None),
+    };
+    (
+        serde_json::from_str(&json_part).expect("result is JSON"),
+        hint,
+        out.is_error,
+    )
+}
+
+fn write(dir: &Path, name: &str, content: &str) {
+    let path = dir.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, content).unwrap();
+}
+
+fn set_mtime(dir: &Path, name: &str, secs_ago: u64) {
+    let file = std::fs::File::options()
+        .write(true)
+        .open(dir.join(name))
+        .unwrap();
+    file.set_modified(SystemTime::now() - Duration::from_secs(secs_ago))
+        .unwrap();
+}
+
+mod filters;
+mod modes;
