@@ -48,9 +48,7 @@ impl ApprovalDecision {
     pub fn is_allowed(self) -> bool {
         matches!(
             self,
-            ApprovalDecision::AllowOnce
-                | ApprovalDecision::AllowSession
-                | ApprovalDecision::AllowAlways
+            ApprovalDecision::AllowOnce | ApprovalDecision::AllowSession | ApprovalDecision::AllowAlways
         )
     }
 }

@@ -27,6 +27,8 @@ impl ToolRegistry {
     /// The built-in coding toolset.
     pub fn builtin() -> ToolRegistry {
         ToolRegistry::new(vec![
+            Arc::new(super::read_file::ReadFileTool),
+            Arc::new(super::search_files::SearchFilesTool),
             Arc::new(super::terminal::TerminalTool),
             Arc::new(super::process::ProcessTool),
             Arc::new(super::todo::TodoTool),
@@ -108,9 +110,7 @@ pub fn parse_arguments(raw: &str) -> Result<Value, String> {
     }
     match serde_json::from_str::<Value>(raw) {
         Ok(value @ Value::Object(_)) => Ok(value),
-        Ok(other) => Err(format!(
-            "Invalid tool arguments: expected a JSON object, got {other}"
-        )),
+        Ok(other) => Err(format!("Invalid tool arguments: expected a JSON object, got {other}")),
         Err(e) => Err(format!("Invalid JSON in tool arguments: {e}")),
     }
 }

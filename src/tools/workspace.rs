@@ -106,14 +106,8 @@ mod tests {
     #[test]
     fn relative_paths_join_the_session_cwd_not_the_process_cwd() {
         let ws = Workspace::new(PathBuf::from("/work/project"));
-        assert_eq!(
-            ws.resolve("src/main.rs"),
-            PathBuf::from("/work/project/src/main.rs")
-        );
-        assert_eq!(
-            ws.resolve("./a/../b.txt"),
-            PathBuf::from("/work/project/b.txt")
-        );
+        assert_eq!(ws.resolve("src/main.rs"), PathBuf::from("/work/project/src/main.rs"));
+        assert_eq!(ws.resolve("./a/../b.txt"), PathBuf::from("/work/project/b.txt"));
         assert_eq!(ws.resolve("/etc/hosts"), PathBuf::from("/etc/hosts"));
         assert!(ws.contains(&ws.resolve("x/y")));
         assert!(!ws.contains(&ws.resolve("../other/file")));

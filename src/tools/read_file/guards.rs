@@ -42,15 +42,13 @@ const BLOCKED_PROC_SUFFIXES: &[&str] = &[
 
 /// Extensions Hermes refuses to read as text (images, media, archives, executables, …).
 const BINARY_EXTENSIONS: &[&str] = &[
-    ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".ico", ".webp", ".tiff", ".tif", ".mp4", ".mov",
-    ".avi", ".mkv", ".webm", ".wmv", ".flv", ".m4v", ".mpeg", ".mpg", ".mp3", ".wav", ".ogg",
-    ".flac", ".aac", ".m4a", ".wma", ".aiff", ".opus", ".zip", ".tar", ".gz", ".bz2", ".7z",
-    ".rar", ".xz", ".z", ".tgz", ".iso", ".exe", ".dll", ".so", ".dylib", ".bin", ".o", ".a",
-    ".obj", ".lib", ".app", ".msi", ".deb", ".rpm", ".doc", ".docx", ".xls", ".xlsx", ".ppt",
-    ".pptx", ".odt", ".ods", ".odp", ".ttf", ".otf", ".woff", ".woff2", ".eot", ".pyc", ".pyo",
-    ".class", ".jar", ".war", ".ear", ".node", ".wasm", ".rlib", ".sqlite", ".sqlite3", ".db",
-    ".mdb", ".idx", ".psd", ".ai", ".eps", ".sketch", ".fig", ".xd", ".blend", ".3ds", ".max",
-    ".swf", ".fla", ".lockb", ".dat", ".data",
+    ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".ico", ".webp", ".tiff", ".tif", ".mp4", ".mov", ".avi", ".mkv", ".webm",
+    ".wmv", ".flv", ".m4v", ".mpeg", ".mpg", ".mp3", ".wav", ".ogg", ".flac", ".aac", ".m4a", ".wma", ".aiff", ".opus",
+    ".zip", ".tar", ".gz", ".bz2", ".7z", ".rar", ".xz", ".z", ".tgz", ".iso", ".exe", ".dll", ".so", ".dylib", ".bin",
+    ".o", ".a", ".obj", ".lib", ".app", ".msi", ".deb", ".rpm", ".doc", ".docx", ".xls", ".xlsx", ".ppt", ".pptx",
+    ".odt", ".ods", ".odp", ".ttf", ".otf", ".woff", ".woff2", ".eot", ".pyc", ".pyo", ".class", ".jar", ".war",
+    ".ear", ".node", ".wasm", ".rlib", ".sqlite", ".sqlite3", ".db", ".mdb", ".idx", ".psd", ".ai", ".eps", ".sketch",
+    ".fig", ".xd", ".blend", ".3ds", ".max", ".swf", ".fla", ".lockb", ".dat", ".data",
 ];
 
 /// Project-local environment files that routinely hold credentials.
@@ -75,8 +73,7 @@ const CREDENTIAL_FILES: &[&str] = &[
     "cache/bws_cache.json",
 ];
 
-const DEFENCE_NOTE: &str =
-    "(Defense-in-depth — not a security boundary; the terminal tool can still bypass.)";
+const DEFENCE_NOTE: &str = "(Defense-in-depth — not a security boundary; the terminal tool can still bypass.)";
 
 fn is_blocked_device_literal(path: &Path) -> bool {
     let Some(text) = path.to_str() else {
@@ -164,10 +161,7 @@ fn hermes_dirs() -> Vec<PathBuf> {
     dirs.push(home_dir().join(".hermes"));
     let mut out: Vec<PathBuf> = Vec::new();
     for dir in dirs {
-        for candidate in [
-            normalize(&dir),
-            std::fs::canonicalize(&dir).unwrap_or_default(),
-        ] {
+        for candidate in [normalize(&dir), std::fs::canonicalize(&dir).unwrap_or_default()] {
             if !candidate.as_os_str().is_empty() && !out.contains(&candidate) {
                 out.push(candidate);
             }
@@ -189,9 +183,7 @@ pub(crate) struct DenyList {
 
 impl DenyList {
     pub(crate) fn new() -> DenyList {
-        DenyList {
-            dirs: hermes_dirs(),
-        }
+        DenyList { dirs: hermes_dirs() }
     }
 
     /// Checks a path lexically (no I/O): callers pass a canonical or walker-produced path.

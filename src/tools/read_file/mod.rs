@@ -69,10 +69,7 @@ impl Tool for ReadFileTool {
 /// numeric strings; anything else yields `default`.
 pub(crate) fn coerce_int(value: Option<&Value>, default: i64) -> i64 {
     match value {
-        Some(Value::Number(n)) => n
-            .as_i64()
-            .or_else(|| n.as_f64().map(|f| f as i64))
-            .unwrap_or(default),
+        Some(Value::Number(n)) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)).unwrap_or(default),
         Some(Value::String(s)) => s.trim().parse().unwrap_or(default),
         _ => default,
     }
@@ -177,10 +174,7 @@ fn read_disk(raw: &str, resolved: &Path, req: PageRequest) -> (Value, bool) {
         Err(e) => return error_result(format!("Failed to read file: {e}")),
     };
     let mut sample = Vec::with_capacity(SAMPLE_BYTES);
-    if let Err(e) = (&mut file)
-        .take(SAMPLE_BYTES as u64)
-        .read_to_end(&mut sample)
-    {
+    if let Err(e) = (&mut file).take(SAMPLE_BYTES as u64).read_to_end(&mut sample) {
         return error_result(format!("Failed to read file: {e}"));
     }
     if guards::looks_binary(&sample) {
@@ -345,10 +339,7 @@ fn assemble(page: Page, size: u64, req: PageRequest, extracted: bool) -> (Value,
         }
         map.insert("hint".into(), hint.into());
     }
-    let is_truncated = map
-        .get("truncated")
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
+    let is_truncated = map.get("truncated").and_then(Value::as_bool).unwrap_or(false);
     if size > LARGE_FILE_HINT_BYTES && req.limit > 200 && is_truncated {
         map.insert(
             "_hint".into(),

@@ -7,8 +7,7 @@ use serde_json::Value;
 pub(crate) const MAX_NOTEBOOK_BYTES: u64 = 64 * 1024 * 1024;
 
 pub(crate) fn is_notebook(path: &std::path::Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("ipynb"))
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("ipynb"))
 }
 
 /// The notebook's cells as text, or `None` when it is not a readable notebook (the caller then
@@ -44,11 +43,7 @@ pub(crate) fn extract(json_text: &str) -> Option<String> {
             _ => continue,
         };
         out.push(header);
-        out.push(
-            source_text(cell.get("source"))
-                .trim_end_matches('\n')
-                .to_string(),
-        );
+        out.push(source_text(cell.get("source")).trim_end_matches('\n').to_string());
         out.push(String::new());
     }
     if out.is_empty() {

@@ -148,11 +148,7 @@ impl Position {
 }
 
 /// Skips `count` lines; false when EOF came first (the offset is past the end).
-fn skip_lines<R: BufRead>(
-    reader: &mut R,
-    pos: &mut Position,
-    mut count: usize,
-) -> io::Result<bool> {
+fn skip_lines<R: BufRead>(reader: &mut R, pos: &mut Position, mut count: usize) -> io::Result<bool> {
     while count > 0 {
         let buf = reader.fill_buf()?;
         if buf.is_empty() {
@@ -180,11 +176,7 @@ fn skip_lines<R: BufRead>(
 
 /// Reads one line into `out` (at most `LINE_BYTE_CAP` bytes kept, the rest skipped, the
 /// terminator dropped). False at EOF with nothing read.
-fn read_line_capped<R: BufRead>(
-    reader: &mut R,
-    pos: &mut Position,
-    out: &mut Vec<u8>,
-) -> io::Result<bool> {
+fn read_line_capped<R: BufRead>(reader: &mut R, pos: &mut Position, out: &mut Vec<u8>) -> io::Result<bool> {
     let mut any = false;
     loop {
         let buf = reader.fill_buf()?;

@@ -71,20 +71,11 @@ pub(crate) fn search(params: &SearchParams, cancel: &CancellationToken) -> Searc
             let Ok(entry) = entry else {
                 return WalkState::Continue;
             };
-            if !entry.file_type().is_some_and(|t| t.is_file())
-                || !GlobFilter::allows(filter, &entry, true)
-            {
+            if !entry.file_type().is_some_and(|t| t.is_file()) || !GlobFilter::allows(filter, &entry, true) {
                 return WalkState::Continue;
             }
-            let mut sink = CountSink {
-                count: 0,
-                files_only,
-            };
-            if searcher
-                .search_path(&matcher, entry.path(), &mut sink)
-                .is_ok()
-                && sink.count > 0
-            {
+            let mut sink = CountSink { count: 0, files_only };
+            if searcher.search_path(&matcher, entry.path(), &mut sink).is_ok() && sink.count > 0 {
                 batch.items.push(Hit {
                     path: entry.into_path(),
                     count: sink.count,
@@ -103,11 +94,7 @@ pub(crate) fn search(params: &SearchParams, cancel: &CancellationToken) -> Searc
     let mut files: Vec<(String, Hit)> = Vec::new();
     for hit in hits.into_inner().unwrap_or_else(|p| p.into_inner()) {
         if walk::is_denied(&deny, &hit.path) {
-            outcome.omitted += if params.mode == OutputMode::Count {
-                1
-            } else {
-                hit.count
-            };
+            outcome.omitted += if params.mode == OutputMode::Count { 1 } else { hit.count };
             continue;
         }
         files.push((walk::display(params, &hit.path), hit));
@@ -119,12 +106,7 @@ pub(crate) fn search(params: &SearchParams, cancel: &CancellationToken) -> Searc
         OutputMode::FilesOnly => {
             outcome.total_count = files.len() as u64;
             outcome.truncated = files.len() > end;
-            outcome.files = files
-                .into_iter()
-                .skip(start)
-                .take(params.limit)
-                .map(|f| f.0)
-                .collect();
+            outcome.files = files.into_iter().skip(start).take(params.limit).map(|f| f.0).collect();
         }
         OutputMode::Count => {
             outcome.total_count = files.iter().map(|f| f.1.count).sum();
@@ -139,13 +121,7 @@ pub(crate) fn search(params: &SearchParams, cancel: &CancellationToken) -> Searc
         OutputMode::Content => {
             outcome.total_count = files.iter().map(|f| f.1.count).sum();
             outcome.truncated = outcome.total_count > end as u64;
-            outcome.matches = collect_page(
-                &files,
-                start as u64,
-                end as u64,
-                &matcher,
-                &mut searcher.build(),
-            );
+            outcome.matches = collect_page(&files, start as u64, end as u64, &matcher, &mut searcher.build());
         }
     }
     outcome.warning = match (multiline.then_some(MULTILINE_NOTE), warning) {

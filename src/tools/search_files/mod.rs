@@ -153,11 +153,7 @@ impl SearchOutcome {
             map.insert("files".into(), self.files.clone().into());
         }
         if !self.counts.is_empty() {
-            let counts: Map<String, Value> = self
-                .counts
-                .iter()
-                .map(|(p, n)| (p.clone(), Value::from(*n)))
-                .collect();
+            let counts: Map<String, Value> = self.counts.iter().map(|(p, n)| (p.clone(), Value::from(*n))).collect();
             map.insert("counts".into(), counts.into());
         }
         if self.truncated {
@@ -206,10 +202,7 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
         Some(Value::String(s)) => s.clone(),
         _ => return ToolOutput::error("search_files: missing required field 'pattern'"),
     };
-    let names = matches!(
-        args.get("target").and_then(Value::as_str),
-        Some("files" | "find")
-    );
+    let names = matches!(args.get("target").and_then(Value::as_str), Some("files" | "find"));
     let raw_path = match args.get("path") {
         Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
         _ => ".".to_string(),
@@ -273,10 +266,7 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
 
 /// Runs one search on the blocking pool. `None` when cancelled; `Some(Err(message))` when the
 /// search root itself is refused (Hermes answers that with a bare `{"error": …}`).
-pub(crate) fn execute(
-    params: &SearchParams,
-    cancel: &CancellationToken,
-) -> Option<Result<SearchOutcome, String>> {
+pub(crate) fn execute(params: &SearchParams, cancel: &CancellationToken) -> Option<Result<SearchOutcome, String>> {
     if let Some(message) = guards::read_block_error(&params.root.to_string_lossy(), &params.root) {
         return Some(Err(message));
     }

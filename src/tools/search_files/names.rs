@@ -40,9 +40,7 @@ pub(crate) fn search(params: &SearchParams, cancel: &CancellationToken) -> Searc
             let Ok(entry) = entry else {
                 return WalkState::Continue;
             };
-            if entry.file_type().is_some_and(|t| t.is_file())
-                && GlobFilter::allows(Some(filter), &entry, false)
-            {
+            if entry.file_type().is_some_and(|t| t.is_file()) && GlobFilter::allows(Some(filter), &entry, false) {
                 let modified = entry
                     .metadata()
                     .ok()

@@ -148,11 +148,7 @@ pub(crate) fn path_not_found(raw: &str, cwd: &Path) -> SearchOutcome {
         Some(i) => (shown[..i].to_string(), shown[i + 1..].to_string()),
         None => (String::new(), shown.clone()),
     };
-    let parent = if parent.is_empty() {
-        ".".to_string()
-    } else {
-        parent
-    };
+    let parent = if parent.is_empty() { ".".to_string() } else { parent };
     let mut message = format!("Path not found: {shown}");
     let parent_dir: PathBuf = resolve_against(cwd, &parent);
     if !base.is_empty()

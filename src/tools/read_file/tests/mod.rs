@@ -11,9 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::ReadFileTool;
 use crate::tools::approver::AllowAll;
-use crate::tools::{
-    FileSystem, LocalFs, SessionToolState, Tool, ToolContext, ToolDisplay, Workspace,
-};
+use crate::tools::{FileSystem, LocalFs, SessionToolState, Tool, ToolContext, ToolDisplay, Workspace};
 
 fn ctx_with_fs(dir: &Path, fs: Arc<dyn FileSystem>) -> ToolContext {
     ToolContext {

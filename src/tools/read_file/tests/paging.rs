@@ -88,21 +88,13 @@ async fn defaults_and_clamps_follow_hermes() {
     // offset < 1 → 1, limit < 1 → 1, numeric strings accepted, junk → default.
     let (value, _) = read(&ctx, json!({"path": "big.txt", "offset": 0, "limit": 0})).await;
     assert_eq!(value["content"], "1|line 1");
-    let (value, _) = read(
-        &ctx,
-        json!({"path": "big.txt", "offset": "3", "limit": "abc"}),
-    )
-    .await;
+    let (value, _) = read(&ctx, json!({"path": "big.txt", "offset": "3", "limit": "abc"})).await;
     assert!(value["content"].as_str().unwrap().starts_with("3|line 3\n"));
     assert_eq!(
         value["hint"],
         "Use offset=503 to continue reading (showing 3-502 of 2500 lines)"
     );
-    let (value, _) = read(
-        &ctx,
-        json!({"path": "big.txt", "offset": 2.9, "limit": 1.5}),
-    )
-    .await;
+    let (value, _) = read(&ctx, json!({"path": "big.txt", "offset": 2.9, "limit": 1.5})).await;
     assert_eq!(value["content"], "2|line 2");
 }
 
@@ -160,11 +152,7 @@ async fn character_budget_cuts_on_a_line_boundary_with_next_offset() {
 async fn long_lines_are_clamped_at_2000_characters() {
     let dir = tempfile::tempdir().unwrap();
     let long = "é".repeat(3000);
-    write(
-        dir.path(),
-        "long.txt",
-        format!("{long}\nshort\n").as_bytes(),
-    );
+    write(dir.path(), "long.txt", format!("{long}\nshort\n").as_bytes());
     let (value, _) = read(&test_ctx(dir.path()), json!({"path": "long.txt"})).await;
     let expected = format!("1|{}... [truncated]\n2|short", "é".repeat(2000));
     assert_eq!(value["content"], expected);
@@ -207,10 +195,7 @@ async fn huge_files_stream_the_first_page_and_estimate_the_total() {
     let (value, is_error) = read(&ctx, json!({"path": "huge.log", "limit": 10})).await;
     let elapsed = started.elapsed();
     assert!(!is_error);
-    assert!(
-        elapsed < Duration::from_secs(2),
-        "first page took {elapsed:?}"
-    );
+    assert!(elapsed < Duration::from_secs(2), "first page took {elapsed:?}");
     assert_eq!(value["content"].as_str().unwrap().lines().count(), 10);
     assert_eq!(value["truncated"], true);
     assert_eq!(value["total_lines_estimated"], true);
@@ -218,19 +203,11 @@ async fn huge_files_stream_the_first_page_and_estimate_the_total() {
     let size = value["file_size"].as_u64().unwrap();
     let per_line = format!("log line number {:06} with some padding text\n", 0).len() as u64;
     let exact = size / per_line;
-    assert!(
-        total.abs_diff(exact) < exact / 10,
-        "estimate {total} vs {exact}"
-    );
+    assert!(total.abs_diff(exact) < exact / 10, "estimate {total} vs {exact}");
     assert!(value["hint"].as_str().unwrap().contains(" of ~"));
     assert!(value["_hint"].is_null(), "limit 10 is a targeted read");
     let (value, _) = read(&ctx, json!({"path": "huge.log"})).await;
-    assert!(
-        value["_hint"]
-            .as_str()
-            .unwrap()
-            .starts_with("This file is large (")
-    );
+    assert!(value["_hint"].as_str().unwrap().starts_with("This file is large ("));
 }
 
 #[test]
@@ -267,22 +244,14 @@ async fn deep_offsets_cross_buffer_boundaries_on_disk() {
     text.push_str("tail without newline");
     write(dir.path(), "rows.txt", text.as_bytes());
     let ctx = test_ctx(dir.path());
-    let (value, _) = read(
-        &ctx,
-        json!({"path": "rows.txt", "offset": 149_999, "limit": 5}),
-    )
-    .await;
+    let (value, _) = read(&ctx, json!({"path": "rows.txt", "offset": 149_999, "limit": 5})).await;
     assert_eq!(
         value["content"],
         "149999|row 149999\n150000|row 150000\n150001|tail without newline"
     );
     assert_eq!(value["total_lines"], 150_001);
     assert_eq!(value["truncated"], false);
-    let (value, _) = read(
-        &ctx,
-        json!({"path": "rows.txt", "offset": 70_000, "limit": 2}),
-    )
-    .await;
+    let (value, _) = read(&ctx, json!({"path": "rows.txt", "offset": 70_000, "limit": 2})).await;
     assert_eq!(value["content"], "70000|row 70000\n70001|row 70001");
     assert_eq!(value["total_lines"], 150_001);
     assert_eq!(

@@ -34,9 +34,7 @@ async fn device_paths_and_fifos_are_refused_without_blocking() {
         assert!(is_error);
         assert_eq!(
             value["error"],
-            format!(
-                "Cannot read '{device}': this is a device file that would block or produce infinite output."
-            )
+            format!("Cannot read '{device}': this is a device file that would block or produce infinite output.")
         );
     }
     // A symlink to a device is caught through its target.
@@ -50,17 +48,11 @@ async fn device_paths_and_fifos_are_refused_without_blocking() {
     let c_path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
     assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
     let started = Instant::now();
-    let (value, is_error) =
-        tokio::time::timeout(Duration::from_secs(5), read(&ctx, json!({"path": "pipe"})))
-            .await
-            .expect("reading a FIFO must not block");
+    let (value, is_error) = tokio::time::timeout(Duration::from_secs(5), read(&ctx, json!({"path": "pipe"})))
+        .await
+        .expect("reading a FIFO must not block");
     assert!(is_error);
-    assert!(
-        value["error"]
-            .as_str()
-            .unwrap()
-            .contains("not a regular file")
-    );
+    assert!(value["error"].as_str().unwrap().contains("not a regular file"));
     assert!(started.elapsed() < Duration::from_secs(5));
 
     let (value, is_error) = read(&ctx, json!({"path": "."})).await;
@@ -124,11 +116,7 @@ impl FileSystem for EditorFs {
         Box::pin(async move { (path == self.path).then(|| Ok(self.text.clone())) })
     }
 
-    fn write_text<'a>(
-        &'a self,
-        _: &'a Path,
-        _: &'a str,
-    ) -> BoxFuture<'a, Option<std::io::Result<()>>> {
+    fn write_text<'a>(&'a self, _: &'a Path, _: &'a str) -> BoxFuture<'a, Option<std::io::Result<()>>> {
         Box::pin(async { None })
     }
 }
@@ -197,8 +185,5 @@ async fn missing_path_argument_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let (value, is_error) = read(&test_ctx(dir.path()), json!({"offset": 2})).await;
     assert!(is_error);
-    assert_eq!(
-        value,
-        json!({"error": "read_file: missing required field 'path'"})
-    );
+    assert_eq!(value, json!({"error": "read_file: missing required field 'path'"}));
 }

@@ -15,10 +15,7 @@ async fn gitignore_applies_inside_git_repos_like_rg() {
     let args = json!({"pattern": "needle", "output_mode": "files_only"});
     // Not a repository: rg ignores .gitignore, but .ignore files always apply.
     let (value, _, _) = search(&ctx, args.clone()).await;
-    assert_eq!(
-        value["files"],
-        json!(["build/out.txt", "ignored.txt", "kept.txt"])
-    );
+    assert_eq!(value["files"], json!(["build/out.txt", "ignored.txt", "kept.txt"]));
     std::fs::create_dir(dir.path().join(".git")).unwrap();
     let (value, _, _) = search(&ctx, args).await;
     assert_eq!(value["files"], json!(["kept.txt"]));
@@ -34,11 +31,7 @@ async fn hidden_files_and_binary_files_are_skipped() {
     write(dir.path(), "visible.txt", "needle\n");
     std::fs::write(dir.path().join("blob.dat"), b"\x00\x01needle\n").unwrap();
     let ctx = test_ctx(dir.path());
-    let (value, _, _) = search(
-        &ctx,
-        json!({"pattern": "needle", "output_mode": "files_only"}),
-    )
-    .await;
+    let (value, _, _) = search(&ctx, json!({"pattern": "needle", "output_mode": "files_only"})).await;
     assert_eq!(value["files"], json!(["visible.txt"]));
     // `find` is the alias of `files`; hidden files are skipped there too.
     let (value, _, _) = search(&ctx, json!({"pattern": "*", "target": "find"})).await;
@@ -65,8 +58,7 @@ async fn file_glob_filters_content_search() {
     )
     .await;
     assert_eq!(value["files"], json!(["deep/er/mod.rs", "src/lib.rs"]));
-    let (value, _, is_error) =
-        search(&ctx, json!({"pattern": "needle", "file_glob": "{unclosed"})).await;
+    let (value, _, is_error) = search(&ctx, json!({"pattern": "needle", "file_glob": "{unclosed"})).await;
     assert!(is_error);
     assert!(
         value["error"]
@@ -115,11 +107,7 @@ async fn file_search_is_sorted_newest_first() {
 async fn secret_roots_are_refused_and_secret_paths_filtered() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), ".env", "KEY=1\n");
-    let (value, _, is_error) = search(
-        &test_ctx(dir.path()),
-        json!({"pattern": "KEY", "path": ".env"}),
-    )
-    .await;
+    let (value, _, is_error) = search(&test_ctx(dir.path()), json!({"pattern": "KEY", "path": ".env"})).await;
     assert!(is_error);
     assert!(
         value["error"]

@@ -46,10 +46,7 @@ fn write(dir: &Path, name: &str, content: &str) {
 }
 
 fn set_mtime(dir: &Path, name: &str, secs_ago: u64) {
-    let file = std::fs::File::options()
-        .write(true)
-        .open(dir.join(name))
-        .unwrap();
+    let file = std::fs::File::options().write(true).open(dir.join(name)).unwrap();
     file.set_modified(SystemTime::now() - Duration::from_secs(secs_ago))
         .unwrap();
 }

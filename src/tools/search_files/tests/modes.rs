@@ -34,8 +34,7 @@ async fn content_mode_lists_matches_sorted_by_path() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "b.rs", "fn beta() {}\n// todo later\n");
     write(dir.path(), "a/a.rs", "fn alpha() {}\r\n");
-    let (value, hint, is_error) =
-        search(&test_ctx(dir.path()), json!({"pattern": "fn \\w+"})).await;
+    let (value, hint, is_error) = search(&test_ctx(dir.path()), json!({"pattern": "fn \\w+"})).await;
     assert!(!is_error && hint.is_none());
     assert_eq!(
         value,
@@ -78,20 +77,10 @@ async fn files_only_and_count_modes() {
     write(dir.path(), "two.txt", "needle\n");
     write(dir.path(), "three.txt", "hay\n");
     let ctx = test_ctx(dir.path());
-    let (value, _, _) = search(
-        &ctx,
-        json!({"pattern": "needle", "output_mode": "files_only"}),
-    )
-    .await;
-    assert_eq!(
-        value,
-        json!({"total_count": 2, "files": ["one.txt", "two.txt"]})
-    );
+    let (value, _, _) = search(&ctx, json!({"pattern": "needle", "output_mode": "files_only"})).await;
+    assert_eq!(value, json!({"total_count": 2, "files": ["one.txt", "two.txt"]}));
     let (value, _, _) = search(&ctx, json!({"pattern": "needle", "output_mode": "count"})).await;
-    assert_eq!(
-        value,
-        json!({"total_count": 3, "counts": {"one.txt": 2, "two.txt": 1}})
-    );
+    assert_eq!(value, json!({"total_count": 3, "counts": {"one.txt": 2, "two.txt": 1}}));
     // Unknown output modes fall back to content, like Hermes.
     let (value, _, _) = search(&ctx, json!({"pattern": "needle", "output_mode": "bogus"})).await;
     assert_eq!(value["total_count"], 3);
@@ -101,16 +90,8 @@ async fn files_only_and_count_modes() {
 #[tokio::test]
 async fn context_lines_surround_matches() {
     let dir = tempfile::tempdir().unwrap();
-    write(
-        dir.path(),
-        "c.txt",
-        "one\ntwo\nTARGET\nfour\nfive\nsix\nseven\n",
-    );
-    let (value, _, _) = search(
-        &test_ctx(dir.path()),
-        json!({"pattern": "TARGET", "context": 1}),
-    )
-    .await;
+    write(dir.path(), "c.txt", "one\ntwo\nTARGET\nfour\nfive\nsix\nseven\n");
+    let (value, _, _) = search(&test_ctx(dir.path()), json!({"pattern": "TARGET", "context": 1})).await;
     assert_eq!(
         value,
         json!({"total_count": 3, "matches": [
@@ -152,17 +133,11 @@ async fn offset_and_limit_page_through_matches_with_a_hint() {
         )
     );
     let (value, hint, _) = search(&ctx, json!({"pattern": "m\\d", "offset": 6, "limit": 3})).await;
-    assert_eq!(
-        value["matches"],
-        json!([{"path": "b.txt", "line": 3, "content": "m7"}])
-    );
+    assert_eq!(value["matches"], json!([{"path": "b.txt", "line": 3, "content": "m7"}]));
     assert!(value.get("truncated").is_none() && hint.is_none());
     // offset < 0 → 0, limit < 1 → 1.
     let (value, _, _) = search(&ctx, json!({"pattern": "m\\d", "offset": -5, "limit": 0})).await;
-    assert_eq!(
-        value["matches"],
-        json!([{"path": "a.txt", "line": 1, "content": "m1"}])
-    );
+    assert_eq!(value["matches"], json!([{"path": "a.txt", "line": 1, "content": "m1"}]));
     let (value, _, _) = search(
         &ctx,
         json!({"pattern": "m", "output_mode": "files_only", "offset": 1, "limit": 1}),
@@ -209,26 +184,14 @@ async fn a_single_file_root_and_newline_patterns() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "f.txt", "start\nend\nother\n");
     let ctx = test_ctx(dir.path());
-    let (value, _, _) = search(
-        &ctx,
-        json!({"pattern": "other", "path": "f.txt", "file_glob": "*.py"}),
-    )
-    .await;
+    let (value, _, _) = search(&ctx, json!({"pattern": "other", "path": "f.txt", "file_glob": "*.py"})).await;
     assert_eq!(
         value["matches"],
         json!([{"path": "f.txt", "line": 3, "content": "other"}])
     );
-    let (value, _, _) = search(
-        &ctx,
-        json!({"pattern": "*.txt", "target": "files", "path": "f.txt"}),
-    )
-    .await;
+    let (value, _, _) = search(&ctx, json!({"pattern": "*.txt", "target": "files", "path": "f.txt"})).await;
     assert_eq!(value["files"], json!(["f.txt"]));
-    let (value, _, _) = search(
-        &ctx,
-        json!({"pattern": "*.py", "target": "files", "path": "f.txt"}),
-    )
-    .await;
+    let (value, _, _) = search(&ctx, json!({"pattern": "*.py", "target": "files", "path": "f.txt"})).await;
     assert_eq!(value, json!({"total_count": 0}));
     // `\n` switches to multi-line matching (like rg -U) and says so.
     let (value, _, is_error) = search(&ctx, json!({"pattern": "start\\nend"})).await;
@@ -240,21 +203,10 @@ async fn a_single_file_root_and_newline_patterns() {
             {"path": "f.txt", "line": 2, "content": "end"}
         ])
     );
-    assert!(
-        value["warning"]
-            .as_str()
-            .unwrap()
-            .contains("multiline mode")
-    );
-    assert!(crate::tools::search_files::content::has_regex_newline(
-        "a\\nb"
-    ));
-    assert!(!crate::tools::search_files::content::has_regex_newline(
-        "a\\\\nb"
-    ));
-    assert!(crate::tools::search_files::content::has_regex_newline(
-        "a\\\\\\nb"
-    ));
+    assert!(value["warning"].as_str().unwrap().contains("multiline mode"));
+    assert!(crate::tools::search_files::content::has_regex_newline("a\\nb"));
+    assert!(!crate::tools::search_files::content::has_regex_newline("a\\\\nb"));
+    assert!(crate::tools::search_files::content::has_regex_newline("a\\\\\\nb"));
 }
 
 #[tokio::test]
@@ -263,9 +215,7 @@ async fn a_cancelled_turn_stops_the_search() {
     write(dir.path(), "a.txt", "needle\n");
     let ctx = test_ctx(dir.path());
     ctx.cancel.cancel();
-    let out = SearchFilesTool
-        .run(&ctx, json!({"pattern": "needle"}))
-        .await;
+    let out = SearchFilesTool.run(&ctx, json!({"pattern": "needle"})).await;
     assert!(out.is_error);
     assert!(out.content.contains("cancelled"));
 }
