@@ -15,15 +15,10 @@ use crate::tools::ToolRegistry;
 
 /// Builds the session manager from a loaded configuration.
 pub fn build_manager(config: Config) -> Arc<SessionManager> {
-    let store = match Store::open(&config.db_path) {
-        Ok(store) => store,
-        Err(e) => {
-            // Still serve (the editor must get its initialize answer); sessions just won't survive
-            // a restart. The warning says where and why.
-            tracing::error!(path = %config.db_path.display(), error = %e, "cannot open the session database; sessions will not persist");
-            Store::open_in_memory().unwrap_or_else(|e| panic!("in-memory SQLite failed: {e}"))
-        }
-    };
+    // Opened in the background: `initialize` is answered before SQLite is ready.
+    let store = Store::open_in_background(config.db_path.clone());
+    // Start a blocking-pool thread now so the first database call does not pay for it.
+    tokio::task::spawn_blocking(|| {});
     let provider = match &config.provider {
         Ok(settings) => {
             tracing::info!(provider = %settings.id, model = %settings.model, base_url = %settings.base_url, reason = %settings.reason, "provider resolved");

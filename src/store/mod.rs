@@ -6,8 +6,8 @@
 mod migrations;
 mod sessions;
 
-use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rusqlite::Connection;
 
@@ -30,10 +30,11 @@ pub enum StoreError {
     Task(String),
 }
 
-/// A handle to the database; cheap to clone.
+/// A handle to the database; cheap to clone. The connection may still be opening in the
+/// background: calls wait for it (on the blocking pool), so start-up never waits for SQLite.
 #[derive(Clone)]
 pub struct Store {
-    conn: Arc<Mutex<Connection>>,
+    conn: Arc<OnceLock<Mutex<Connection>>>,
 }
 
 impl Store {
@@ -50,6 +51,33 @@ impl Store {
         Store::init(conn)
     }
 
+    /// Opens the database on a background thread and returns at once. If the file cannot be
+    /// opened, the store falls back to a private in-memory database (sessions then do not
+    /// survive a restart) and says so on stderr.
+    pub fn open_in_background(path: PathBuf) -> Store {
+        let store = Store {
+            conn: Arc::new(OnceLock::new()),
+        };
+        let cell = store.conn.clone();
+        std::thread::spawn(move || {
+            let opened = Store::open(&path).or_else(|e| {
+                tracing::error!(path = %path.display(), error = %e, "cannot open the session database; sessions will not persist");
+                Store::open_in_memory()
+            });
+            let conn = match opened {
+                Ok(store) => Arc::try_unwrap(store.conn).ok().and_then(|c| c.into_inner()),
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot open even an in-memory database");
+                    None
+                }
+            };
+            if let Some(conn) = conn {
+                let _ = cell.set(conn);
+            }
+        });
+        store
+    }
+
     /// A private in-memory database (tests, benches).
     pub fn open_in_memory() -> Result<Store, StoreError> {
         Store::init(Connection::open_in_memory()?)
@@ -63,9 +91,10 @@ impl Store {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         migrations::migrate(&mut conn)?;
-        Ok(Store {
-            conn: Arc::new(Mutex::new(conn)),
-        })
+        sessions::warm_statements(&conn)?;
+        let cell = OnceLock::new();
+        let _ = cell.set(Mutex::new(conn));
+        Ok(Store { conn: Arc::new(cell) })
     }
 
     /// The schema version this build writes.
@@ -81,7 +110,7 @@ impl Store {
     {
         let conn = self.conn.clone();
         tokio::task::spawn_blocking(move || {
-            let mut guard = conn.lock().unwrap_or_else(|p| p.into_inner());
+            let mut guard = conn.wait().lock().unwrap_or_else(|p| p.into_inner());
             f(&mut guard)
         })
         .await
@@ -93,7 +122,7 @@ impl Store {
     where
         F: FnOnce(&mut Connection) -> Result<R, StoreError>,
     {
-        let mut guard = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        let mut guard = self.conn.wait().lock().unwrap_or_else(|p| p.into_inner());
         f(&mut guard)
     }
 }

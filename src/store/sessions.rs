@@ -49,6 +49,16 @@ pub struct SessionsPage {
 const SESSION_COLUMNS: &str = "id, cwd, title, title_source, model, provider, mode, settings, parent_session_id, created_at, updated_at, message_count, \
      (SELECT content FROM messages m WHERE m.session_id = sessions.id AND m.role = 'user' ORDER BY seq LIMIT 1)";
 
+/// Compiles the hot statements once at open, so the first session does not pay for it.
+pub(super) fn warm_statements(conn: &Connection) -> rusqlite::Result<()> {
+    conn.prepare_cached("SELECT COALESCE(MAX(seq), -1) + 1 FROM messages WHERE session_id = ?1")?;
+    conn.prepare_cached(
+        "INSERT INTO messages (session_id, seq, role, content, body, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    conn.prepare_cached("SELECT body FROM messages WHERE session_id = ?1 AND active = 1 ORDER BY seq")?;
+    Ok(())
+}
+
 fn row_to_record(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRecord> {
     let settings: String = row.get(7)?;
     Ok(SessionRecord {
