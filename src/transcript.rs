@@ -39,9 +39,13 @@ impl Role {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Part {
-    Text { text: String },
+    Text {
+        text: String,
+    },
     /// An image as a `data:` URL or a remote URL.
-    Image { url: String },
+    Image {
+        url: String,
+    },
 }
 
 /// A function call the model asked for. `arguments` is the raw JSON text the model produced.
@@ -93,8 +97,16 @@ impl Message {
 
     pub fn text(role: Role, text: impl Into<String>) -> Message {
         let text = text.into();
-        let parts = if text.is_empty() { Vec::new() } else { vec![Part::Text { text }] };
-        Message { role: Some(role), parts, ..Message::default() }
+        let parts = if text.is_empty() {
+            Vec::new()
+        } else {
+            vec![Part::Text { text }]
+        };
+        Message {
+            role: Some(role),
+            parts,
+            ..Message::default()
+        }
     }
 
     pub fn tool_result(call: &ToolCall, content: String, is_error: bool) -> Message {

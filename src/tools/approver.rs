@@ -48,7 +48,9 @@ impl ApprovalDecision {
     pub fn is_allowed(self) -> bool {
         matches!(
             self,
-            ApprovalDecision::AllowOnce | ApprovalDecision::AllowSession | ApprovalDecision::AllowAlways
+            ApprovalDecision::AllowOnce
+                | ApprovalDecision::AllowSession
+                | ApprovalDecision::AllowAlways
         )
     }
 }

@@ -78,7 +78,11 @@ pub enum ToolDisplay {
     /// Files written, patched, added, deleted or moved.
     Changes(Vec<FileChange>),
     /// A shell command with its (already truncated) output.
-    Terminal { command: String, output: String, exit_code: Option<i64> },
+    Terminal {
+        command: String,
+        output: String,
+        exit_code: Option<i64>,
+    },
 }
 
 /// The result of a tool call: what the model sees plus what the editor renders.
@@ -93,18 +97,30 @@ pub struct ToolOutput {
 impl ToolOutput {
     /// A successful result whose content is the given JSON value.
     pub fn json(value: Value) -> ToolOutput {
-        ToolOutput { content: value.to_string(), is_error: false, display: ToolDisplay::None }
+        ToolOutput {
+            content: value.to_string(),
+            is_error: false,
+            display: ToolDisplay::None,
+        }
     }
 
     /// A failed call: `{"error": "<message>"}` for the model.
     pub fn error(message: impl Into<String>) -> ToolOutput {
         let value = serde_json::json!({ "error": message.into() });
-        ToolOutput { content: value.to_string(), is_error: true, display: ToolDisplay::None }
+        ToolOutput {
+            content: value.to_string(),
+            is_error: true,
+            display: ToolDisplay::None,
+        }
     }
 
     /// A result whose JSON carries an error field but which still has content worth showing.
     pub fn json_error(value: Value) -> ToolOutput {
-        ToolOutput { content: value.to_string(), is_error: true, display: ToolDisplay::None }
+        ToolOutput {
+            content: value.to_string(),
+            is_error: true,
+            display: ToolDisplay::None,
+        }
     }
 
     pub fn with_display(mut self, display: ToolDisplay) -> ToolOutput {

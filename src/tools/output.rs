@@ -44,7 +44,9 @@ mod tests {
 
     #[test]
     fn head_tail_keeps_both_ends() {
-        let text: String = (0..100).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+        let text: String = (0..100)
+            .map(|i| char::from(b'a' + (i % 26) as u8))
+            .collect();
         let cut = head_tail(&text, 10);
         assert!(cut.starts_with("abcd\n"));
         assert!(cut.ends_with(&text[94..]));

@@ -104,7 +104,9 @@ pub fn parse_arguments(raw: &str) -> Result<Value, String> {
     }
     match serde_json::from_str::<Value>(raw) {
         Ok(value @ Value::Object(_)) => Ok(value),
-        Ok(other) => Err(format!("Invalid tool arguments: expected a JSON object, got {other}")),
+        Ok(other) => Err(format!(
+            "Invalid tool arguments: expected a JSON object, got {other}"
+        )),
         Err(e) => Err(format!("Invalid JSON in tool arguments: {e}")),
     }
 }

@@ -21,11 +21,17 @@ pub struct SessionToolState {
 
 impl SessionToolState {
     pub fn pattern_allowed(&self, key: &str) -> bool {
-        self.allowed_patterns.lock().unwrap_or_else(|p| p.into_inner()).contains(key)
+        self.allowed_patterns
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains(key)
     }
 
     pub fn allow_pattern(&self, key: &str) {
-        self.allowed_patterns.lock().unwrap_or_else(|p| p.into_inner()).insert(key.to_string());
+        self.allowed_patterns
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(key.to_string());
     }
 
     /// Kills every background process (session close, server exit).

@@ -14,7 +14,10 @@ pub struct Workspace {
 
 impl Workspace {
     pub fn new(root: PathBuf) -> Workspace {
-        Workspace { shell_cwd: Mutex::new(root.clone()), root: Mutex::new(root) }
+        Workspace {
+            shell_cwd: Mutex::new(root.clone()),
+            root: Mutex::new(root),
+        }
     }
 
     /// The session cwd the editor gave us.
@@ -56,7 +59,11 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// Resolves `raw` against `base` (see [`Workspace::resolve`]).
 pub fn resolve_against(base: &Path, raw: &str) -> PathBuf {
     let expanded = expand_home(raw.trim());
-    let joined = if expanded.is_absolute() { expanded } else { base.join(expanded) };
+    let joined = if expanded.is_absolute() {
+        expanded
+    } else {
+        base.join(expanded)
+    };
     normalize(&joined)
 }
 
@@ -99,8 +106,14 @@ mod tests {
     #[test]
     fn relative_paths_join_the_session_cwd_not_the_process_cwd() {
         let ws = Workspace::new(PathBuf::from("/work/project"));
-        assert_eq!(ws.resolve("src/main.rs"), PathBuf::from("/work/project/src/main.rs"));
-        assert_eq!(ws.resolve("./a/../b.txt"), PathBuf::from("/work/project/b.txt"));
+        assert_eq!(
+            ws.resolve("src/main.rs"),
+            PathBuf::from("/work/project/src/main.rs")
+        );
+        assert_eq!(
+            ws.resolve("./a/../b.txt"),
+            PathBuf::from("/work/project/b.txt")
+        );
         assert_eq!(ws.resolve("/etc/hosts"), PathBuf::from("/etc/hosts"));
         assert!(ws.contains(&ws.resolve("x/y")));
         assert!(!ws.contains(&ws.resolve("../other/file")));
