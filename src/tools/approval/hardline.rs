@@ -8,15 +8,18 @@ use super::rule::{Rule, masked, re};
 /// Command position: start of text or line (real `;`/`&&`/`|` separators are turned into
 /// newlines by the marked variants), inside `$(` or backticks, optionally behind
 /// `sudo [flags]`, `env [flags] VAR=…`, bare `VAR=…` assignments, `exec`/`nohup`/`setsid`/
-/// `time`/`command`/`builtin`, and an executable path (`/sbin/reboot`).
+/// `time`/`command`/`builtin`, and an absolute executable path (`/sbin/reboot`).
 const CMDPOS: &str = concat!(
     r"(?:^|[\n`]|\$\()\s*",
     r"(?:(?:sudo|doas)\s+(?:-\S+\s+)*)?",
     r"(?:env\s+(?:-\S+\s+)*(?:\w+=\S*\s+)*)?",
     r"(?:\w+=\S*\s+)*",
     r"(?:(?:exec|nohup|setsid|time|command|builtin)\s+)*\s*",
-    r"(?:[\w.+~-]*/)*",
+    r"(?:(?:/[\w.+-]+)*/)?",
 );
+
+/// The command word ends here (so `reboot.sh` or `shutdown-server` is another program).
+const WORD_END: &str = r"(?:\s|$|[;&|)`])";
 
 /// `rm [flags]` at command position.
 fn rm_prefix() -> String {
@@ -62,7 +65,7 @@ pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // to command position. The approval-tier twins still match anywhere.
         re(
             "format filesystem (mkfs)",
-            &format!(r"{CMDPOS}mkfs(?:\.[a-z0-9]+)?(?:\s|$|[;|&)`])"),
+            &format!(r"{CMDPOS}mkfs(?:\.[a-z0-9]+)?{WORD_END}"),
         ),
         re(
             "dd to raw block device",
@@ -73,13 +76,15 @@ pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             &format!(r#">\s*["']?{BLOCK_DEVICE}\b"#),
         ),
         masked(FORK_BOMB, FORK_BOMB_PATTERN),
+        // `-1` is the "every process" pid after a signal option, or when it is the last
+        // argument; `kill -1 1234` is SIGHUP to 1234, which Hermes blocked by mistake.
         re(
             "kill all processes",
-            &format!(r"{CMDPOS}kill\s+(?:-\S+\s+)*-1\b"),
+            &format!(r"{CMDPOS}kill\s+(?:(?:-\S+\s+(?:\w+\s+)?)+-1\b|-1\s*(?:$|[;&|)`\n]))"),
         ),
         re(
             "system shutdown/reboot",
-            &format!(r"{CMDPOS}(?:shutdown|reboot|halt|poweroff)\b"),
+            &format!(r"{CMDPOS}(?:shutdown|reboot|halt|poweroff){WORD_END}"),
         ),
         re(
             "init 0/6 (shutdown/reboot)",
@@ -87,7 +92,7 @@ pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         re(
             "systemctl poweroff/reboot",
-            &format!(r"{CMDPOS}systemctl\s+(?:poweroff|reboot|halt|kexec)\b"),
+            &format!(r"{CMDPOS}systemctl\s+(?:poweroff|reboot|halt|kexec){WORD_END}"),
         ),
         re(
             "telinit 0/6 (shutdown/reboot)",

@@ -182,10 +182,13 @@ fn git_reads(args: &[&str]) -> bool {
     let Some((&sub, sub_args)) = rest.split_first() else {
         return false;
     };
-    if sub_args
-        .iter()
-        .any(|a| a.starts_with("--output") || *a == "--ext-diff")
-    {
+    // `--output` writes a file; `--ext-diff` and `grep -O` (open in pager) run programs.
+    if sub_args.iter().any(|a| {
+        a.starts_with("--output")
+            || a.starts_with("--open-files-in-pager")
+            || *a == "--ext-diff"
+            || (sub == "grep" && a.starts_with("-O"))
+    }) {
         return false;
     }
     let positional: Vec<&&str> = sub_args.iter().filter(|a| !a.starts_with('-')).collect();

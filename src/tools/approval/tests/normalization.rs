@@ -119,6 +119,10 @@ fn quoted_prose_does_not_trip_the_hardline_floor() {
         "grep -P '(rm -rf /|x)' notes.txt",
         "man mkfs",
         "echo kill -1",
+        "kill -1 1234",
+        "./scripts/reboot.sh",
+        "shutdown-server --graceful",
+        "bin/halt",
     ] {
         let verdict = classify(command);
         assert!(
@@ -252,4 +256,23 @@ fn sudo_stdin_guard_blocks_password_piping_without_sudo_password() {
     // `-s` (shell) is not `-S`; it is a dangerous pattern instead.
     assert_eq!(sudo_stdin_guard("sudo -s"), None);
     assert_eq!(sudo_stdin_guard("echo 'sudo -S is bad'"), None);
+}
+
+#[test]
+fn kill_minus_one_is_hardline_only_as_the_target_pid() {
+    let all = CommandVerdict::Hardline {
+        description: "kill all processes".into(),
+    };
+    for command in [
+        "kill -9 -1",
+        "kill -HUP -1",
+        "kill -s KILL -- -1",
+        "kill -1",
+        "sudo kill -TERM -1; ls",
+    ] {
+        assert_eq!(classify(command), all, "{command:?}");
+    }
+    for command in ["kill -1 1234", "kill -9 -1234", "kill 1"] {
+        assert_ne!(classify(command), all, "{command:?}");
+    }
 }

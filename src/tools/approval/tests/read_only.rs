@@ -54,6 +54,7 @@ fn writing_or_unclear_commands_are_not_read_only() {
         "git branch -D old",
         "git branch new-branch",
         "git diff --output=patch.diff",
+        "git grep -Oless foo",
         "git -c core.pager=evil log",
         "git stash",
         "sort -o out.txt in.txt",
