@@ -41,7 +41,7 @@ impl Approver for Scripted {
 async fn hardline_commands_never_run_even_when_everything_is_allowed() {
     let dir = tempfile::tempdir().unwrap();
     let ctx = allow_all(dir.path());
-    let command = "mkfs.hermes-test-marker 2>/dev/null; touch marker";
+    let command = "mkfs.hermestest /dev/hermes-test-none 2>/dev/null; touch marker";
     let (result, out) = call(&ctx, json!({"command": command})).await;
     assert!(out.is_error);
     assert_eq!(result["status"], "blocked");
