@@ -41,6 +41,7 @@ async fn writes_relative_to_the_session_cwd_and_reports_like_hermes() {
     let file = dir.path().join("sub/hello.txt");
     assert!(!out.is_error, "{}", out.content);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "hi there\n");
+    assert!(!Path::new("sub/hello.txt").exists(), "nothing lands in the process cwd");
     let shown = file.display().to_string();
     assert_eq!(
         json_of(&out),

@@ -263,3 +263,21 @@ async fn a_large_file_is_patched_by_exact_search() {
         text.replace("needle line", "found line")
     );
 }
+
+#[tokio::test]
+async fn cross_profile_opts_out_of_the_soft_guard() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = test_guard(dir.path())
+        .hermes_root
+        .join("profiles/other/skills/s/SKILL.md");
+    std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+    std::fs::write(&target, "old text\n").unwrap();
+    let args = json!({"path": target, "old_string": "old", "new_string": "new"});
+    let out = patch(dir.path(), Arc::new(AllowAll), args.clone()).await;
+    assert!(error_of(&out).starts_with("Cross-profile write blocked by soft guard"));
+    let mut allowed = args;
+    allowed["cross_profile"] = json!(true);
+    let out = patch(dir.path(), Arc::new(AllowAll), allowed).await;
+    assert!(!out.is_error, "{}", out.content);
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "new text\n");
+}

@@ -17,8 +17,8 @@
 //!
 //! Like Hermes: `***` may lack the following space, lines without a prefix are context, `\`
 //! lines are skipped. Beyond Hermes: `*** Move to:` and `*** End of File` are understood, an
-//! `@@ hint` without closing `@@` still gives a hint, and empty lines inside a hunk are kept as
-//! blank context (marked, so the applier can retry without them as Hermes would).
+//! `@@ hint` without closing `@@` still gives a hint, and empty lines between hunk lines are kept
+//! as blank context (marked, so the applier can retry without them as Hermes would).
 
 use std::sync::LazyLock;
 
@@ -174,12 +174,16 @@ impl Parser {
             return;
         }
         let hunk = self.hunk.get_or_insert_with(Hunk::default);
-        for _ in 0..std::mem::take(&mut self.pending_blanks) {
-            hunk.lines.push(HunkLine {
-                prefix: ' ',
-                text: String::new(),
-                implicit_blank: true,
-            });
+        // Only blanks between hunk lines are context; leading ones are layout.
+        let blanks = std::mem::take(&mut self.pending_blanks);
+        if !hunk.lines.is_empty() {
+            for _ in 0..blanks {
+                hunk.lines.push(HunkLine {
+                    prefix: ' ',
+                    text: String::new(),
+                    implicit_blank: true,
+                });
+            }
         }
         let (prefix, text) = match line.chars().next() {
             Some(c @ ('+' | '-' | ' ')) => (c, &line[1..]),

@@ -66,6 +66,12 @@ fn parses_every_header_and_hunk_form() {
         header_paths("*** Update File: a\n*** Move File: b -> c\n"),
         ["a", "b", "c"]
     );
+    let leading = parse("*** Update File: a\n\n-x\n+y\n").unwrap();
+    assert_eq!(
+        leading[0].hunks[0].lines.len(),
+        2,
+        "blank lines before the first hunk line are layout"
+    );
     assert_eq!(
         parse("*** Update File: a.py\n*** End Patch").unwrap_err(),
         "Parse error: UPDATE 'a.py': no hunks found"
