@@ -1,1 +1,13 @@
-//! The `patch` tool (filled in with the toolset).
+//! The `patch` tool: targeted edits in two modes. Replace mode finds old_string with Hermes'
+//! nine-strategy fuzzy matcher and replaces it; patch mode applies a multi-file V4A patch all
+//! or nothing. Both validate everything, then ask the user per file, then write.
+
+pub mod fuzzy;
+mod replace;
+mod tool;
+pub mod v4a;
+
+pub use tool::PatchTool;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,12 @@
+//! V4A multi-file patches: parsing (`parse`), in-memory application and validation (`plan`),
+//! and the tool's patch mode that approves and writes the plan with rollback (`run`).
+
+pub mod parse;
+pub mod plan;
+pub(super) mod run;
+
+pub use parse::{OpKind, Operation, header_paths, parse};
+pub use plan::{FileEdit, Plan, Snapshot, plan};
+
+#[cfg(test)]
+mod tests;
