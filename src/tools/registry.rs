@@ -27,6 +27,8 @@ impl ToolRegistry {
     /// The built-in coding toolset.
     pub fn builtin() -> ToolRegistry {
         ToolRegistry::new(vec![
+            Arc::new(super::write_file::WriteFileTool::default()),
+            Arc::new(super::patch::PatchTool::default()),
             Arc::new(super::read_file::ReadFileTool),
             Arc::new(super::search_files::SearchFilesTool),
             Arc::new(super::terminal::TerminalTool),
