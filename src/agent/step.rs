@@ -75,6 +75,7 @@ async fn run_batch(
                 approver: ctx.approver.clone(),
                 fs: ctx.fs.clone(),
                 state: ctx.tool_state.clone(),
+                services: ctx.services.clone(),
             };
             async move {
                 ctx.events.emit(AgentEvent::ToolRunning {

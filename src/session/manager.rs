@@ -10,7 +10,7 @@ use crate::agent::{self, AgentError, Sink, TurnContext, TurnOutcome};
 use crate::config::{Config, ProviderSettings};
 use crate::llm::{Provider, RetryPolicy};
 use crate::store::{SessionPatch, SessionRecord, Store, StoreError, iso8601, now_ms};
-use crate::tools::{Approver, FileSystem, ToolRegistry};
+use crate::tools::{Approver, FileSystem, ToolRegistry, ToolServices};
 use crate::transcript::{Message, Role};
 
 use super::catalog::ModelCatalog;
@@ -66,6 +66,7 @@ pub struct SessionManager {
     provider: Result<(ProviderSettings, Arc<dyn Provider>), String>,
     catalog: ModelCatalog,
     tools: ToolRegistry,
+    services: Arc<ToolServices>,
     retry: RetryPolicy,
 }
 
@@ -81,6 +82,10 @@ impl SessionManager {
         if let Ok((_, p)) = &provider {
             catalog.spawn_fetch(p.clone());
         }
+        let services = Arc::new(ToolServices {
+            hermes_home: Some(config.home.clone()),
+            store: Some(store.clone()),
+        });
         SessionManager {
             sessions: Mutex::new(HashMap::new()),
             store,
@@ -88,6 +93,7 @@ impl SessionManager {
             provider,
             catalog,
             tools,
+            services,
             retry,
         }
     }
@@ -385,6 +391,7 @@ impl SessionManager {
             approver: seams.approver,
             fs: seams.fs,
             tool_state: session.tool_state.clone(),
+            services: self.services.clone(),
             max_iterations: self.config.max_iterations,
             retry: self.retry,
             cancel,

@@ -60,6 +60,16 @@ pub struct ToolContext {
     pub approver: Arc<dyn Approver>,
     pub fs: Arc<dyn FileSystem>,
     pub state: Arc<SessionToolState>,
+    pub services: Arc<ToolServices>,
+}
+
+/// Process-wide things some tools need: where Hermes keeps memory and skills, and the session
+/// database (for searching past sessions).
+#[derive(Clone, Default)]
+pub struct ToolServices {
+    /// `HERMES_HOME`; `None` in tests that do not use memory or skills.
+    pub hermes_home: Option<PathBuf>,
+    pub store: Option<crate::store::Store>,
 }
 
 /// A file change a tool made (or proposes), with whole-file texts so the editor can render a diff.

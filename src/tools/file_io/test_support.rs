@@ -92,6 +92,7 @@ pub fn ctx_with_fs(dir: &Path, approver: Arc<dyn Approver>, fs: Arc<dyn FileSyst
         approver,
         fs,
         state: Arc::new(SessionToolState::default()),
+        services: Default::default(),
     }
 }
 
