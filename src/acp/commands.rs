@@ -80,7 +80,7 @@ pub async fn handle(state: &AcpState, session: &Session, text: &str) -> Option<S
     let reply = match name.as_str() {
         "help" => help(),
         "model" => model(state, session, args).await,
-        "tools" => tools(state),
+        "tools" => tools(session),
         "context" => context(state, session).await,
         "reset" => match state.manager.reset(session).await {
             Ok(()) => "Conversation history cleared.".to_string(),
@@ -116,8 +116,8 @@ async fn model(state: &AcpState, session: &Session, args: &str) -> String {
     }
 }
 
-fn tools(state: &AcpState) -> String {
-    let registry = state.manager.tools();
+fn tools(session: &Session) -> String {
+    let registry = session.tools();
     if registry.is_empty() {
         return "No tools available.".into();
     }

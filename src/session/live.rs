@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio_util::sync::CancellationToken;
 
-use crate::tools::{SessionToolState, Workspace};
+use crate::tools::{SessionToolState, ToolRegistry, Workspace};
 use crate::transcript::Message;
 
 /// The settings of a session the editor can see and change.
@@ -31,6 +31,8 @@ pub struct Session {
     turn_cancel: Mutex<Option<CancellationToken>>,
     pub workspace: Arc<Workspace>,
     pub tool_state: Arc<SessionToolState>,
+    /// The session's tools: the built-in set plus any MCP servers it connected.
+    tools: Mutex<ToolRegistry>,
     /// Built once per session (prompt caching depends on a stable prefix); cleared when the
     /// model changes.
     system_prompt: Mutex<Option<String>>,
@@ -38,7 +40,7 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn new(id: String, settings: SessionSettings, history: Vec<Message>) -> Session {
+    pub fn new(id: String, settings: SessionSettings, history: Vec<Message>, tools: ToolRegistry) -> Session {
         Session {
             id,
             workspace: Arc::new(Workspace::new(settings.cwd.clone())),
@@ -46,6 +48,7 @@ impl Session {
             history: tokio::sync::Mutex::new(history),
             turn_cancel: Mutex::new(None),
             tool_state: Arc::new(SessionToolState::default()),
+            tools: Mutex::new(tools),
             system_prompt: Mutex::new(None),
             closed: AtomicBool::new(false),
         }
@@ -67,6 +70,18 @@ impl Session {
             self.workspace.set_root(guard.cwd.clone());
         }
         guard.clone()
+    }
+
+    /// The session's tool registry.
+    pub fn tools(&self) -> ToolRegistry {
+        lock(&self.tools).clone()
+    }
+
+    /// Replaces the tool registry (MCP servers connected or dropped); the system prompt, which
+    /// lists the tools, is rebuilt on the next turn.
+    pub fn set_tools(&self, tools: ToolRegistry) {
+        *lock(&self.tools) = tools;
+        *lock(&self.system_prompt) = None;
     }
 
     /// The cached system prompt, building it with `build` on first use.

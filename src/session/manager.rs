@@ -150,7 +150,7 @@ impl SessionManager {
             title: record.title.clone(),
             title_from_user: record.title_source.as_deref() == Some("user"),
         };
-        let session = Arc::new(Session::new(record.id.clone(), settings, history));
+        let session = Arc::new(Session::new(record.id.clone(), settings, history, self.tools.clone()));
         // Another request may have restored it meanwhile: keep the first.
         Ok(self.map().entry(record.id).or_insert(session).clone())
     }
@@ -187,7 +187,12 @@ impl SessionManager {
                 Vec::new(),
             )
             .await?;
-        let session = Arc::new(Session::new(id.clone(), session_settings, Vec::new()));
+        let session = Arc::new(Session::new(
+            id.clone(),
+            session_settings,
+            Vec::new(),
+            self.tools.clone(),
+        ));
         self.map().insert(id, session.clone());
         Ok(session)
     }
@@ -208,7 +213,7 @@ impl SessionManager {
                 history.clone(),
             )
             .await?;
-        let session = Arc::new(Session::new(id.clone(), settings, history));
+        let session = Arc::new(Session::new(id.clone(), settings, history, self.tools.clone()));
         self.map().insert(id, session.clone());
         Ok(session)
     }
@@ -372,13 +377,14 @@ impl SessionManager {
         }
         let cancel = session.begin_turn();
         let settings = session.settings();
+        let tools = session.tools();
         let system_prompt = session.system_prompt(|| {
             agent::prompt::build(&agent::prompt::PromptInputs {
                 hermes_home: &self.config.home,
                 cwd: &settings.cwd,
                 model: &settings.model,
                 provider: &provider_settings.id,
-                tool_names: self.tools.tools().map(|t| t.name()).collect(),
+                tool_names: tools.tools().map(|t| t.name()).collect(),
             })
         });
         let ctx = TurnContext {
@@ -386,7 +392,7 @@ impl SessionManager {
             provider: provider.clone(),
             model: settings.model.clone(),
             system_prompt,
-            tools: self.tools.clone(),
+            tools,
             workspace: session.workspace.clone(),
             approver: seams.approver,
             fs: seams.fs,
