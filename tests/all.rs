@@ -11,3 +11,5 @@ mod prompting;
 mod protocol;
 /// Persistence across restarts: list, load (replay), resume, fork, close, delete, settings.
 mod sessions;
+/// The tool loop end to end: edits, search, commands, parallel calls, budget, cancel.
+mod tool_loop;

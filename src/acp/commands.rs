@@ -87,9 +87,41 @@ pub async fn handle(state: &AcpState, session: &Session, text: &str) -> Option<S
             Err(e) => format!("Error executing /reset: {e}"),
         },
         "version" => format!("Hermes Agent (hermes-acp) v{}", env!("CARGO_PKG_VERSION")),
+        "permissions" => permissions(state, session, args).await,
         _ => return None,
     };
     Some(reply)
+}
+
+async fn permissions(state: &AcpState, session: &Session, args: &str) -> String {
+    let store = state.manager.store();
+    let workspace = session.settings().cwd.display().to_string();
+    let rules = match store.rules(&workspace).await {
+        Ok(rules) => rules,
+        Err(e) => return format!("Error executing /permissions: {e}"),
+    };
+    if let Some(target) = args.strip_prefix("revoke").map(str::trim) {
+        let rule = match target.parse::<usize>() {
+            Ok(n) if n >= 1 && n <= rules.len() => Some(&rules[n - 1]),
+            _ => rules.iter().find(|r| r.command == target),
+        };
+        let Some(rule) = rule else {
+            return format!("No remembered rule '{target}'. Run /permissions to list them.");
+        };
+        return match store.remove_rule(&workspace, &rule.command).await {
+            Ok(_) => format!("Revoked: {} `{}`", rule.decision, rule.command),
+            Err(e) => format!("Error executing /permissions: {e}"),
+        };
+    }
+    if rules.is_empty() {
+        return format!("No remembered permission rules for {workspace}.");
+    }
+    let mut out = format!("Remembered permission rules for {workspace}:");
+    for (i, rule) in rules.iter().enumerate() {
+        out.push_str(&format!("\n  {}. {}: `{}`", i + 1, rule.decision, rule.command));
+    }
+    out.push_str("\n\nRevoke one with /permissions revoke <number>.");
+    out
 }
 
 fn help() -> String {

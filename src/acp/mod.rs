@@ -4,12 +4,14 @@
 //! awaits the editor inside the SDK's dispatch loop.
 
 mod cards;
+mod client;
 mod commands;
 pub mod convert;
 mod errors;
 mod events;
 mod handlers;
 mod options;
+mod permissions;
 pub mod render;
 mod replay;
 mod server;

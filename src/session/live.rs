@@ -41,13 +41,15 @@ pub struct Session {
 
 impl Session {
     pub fn new(id: String, settings: SessionSettings, history: Vec<Message>, tools: ToolRegistry) -> Session {
+        let tool_state = Arc::new(SessionToolState::default());
+        tool_state.set_read_only(settings.mode == "read_only");
         Session {
             id,
             workspace: Arc::new(Workspace::new(settings.cwd.clone())),
             settings: Mutex::new(settings),
             history: tokio::sync::Mutex::new(history),
             turn_cancel: Mutex::new(None),
-            tool_state: Arc::new(SessionToolState::default()),
+            tool_state,
             tools: Mutex::new(tools),
             system_prompt: Mutex::new(None),
             closed: AtomicBool::new(false),
@@ -69,6 +71,7 @@ impl Session {
         if guard.cwd != before_cwd {
             self.workspace.set_root(guard.cwd.clone());
         }
+        self.tool_state.set_read_only(guard.mode == "read_only");
         guard.clone()
     }
 
@@ -109,6 +112,11 @@ impl Session {
             }
             None => false,
         }
+    }
+
+    /// The running turn's cancel token, if a turn is running.
+    pub fn turn_token(&self) -> Option<CancellationToken> {
+        lock(&self.turn_cancel).clone()
     }
 
     pub fn is_running(&self) -> bool {

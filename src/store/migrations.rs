@@ -52,6 +52,17 @@ const MIGRATIONS: &[&str] = &[
     r#"
     ALTER TABLE sessions ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
     "#,
+    // 3: permission rules the user chose to remember for a workspace ("always allow this
+    // command in this project", "always deny").
+    r#"
+    CREATE TABLE permission_rules (
+        workspace TEXT NOT NULL,
+        command TEXT NOT NULL,
+        decision TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (workspace, command)
+    );
+    "#,
 ];
 
 /// The schema version this build writes.

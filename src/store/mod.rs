@@ -4,6 +4,7 @@
 //! protocol loop or another session.
 
 mod migrations;
+mod permissions;
 mod sessions;
 
 use std::path::{Path, PathBuf};
@@ -11,6 +12,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use rusqlite::Connection;
 
+pub use permissions::PermissionRule;
 pub use sessions::{SessionPatch, SessionRecord, SessionsPage};
 
 /// Why a store operation failed.

@@ -91,6 +91,11 @@ impl ToolRegistry {
             Ok(args) => args,
             Err(message) => return ToolOutput::error(message),
         };
+        if ctx.state.is_read_only()
+            && let Some(reason) = read_only_refusal(name, &args)
+        {
+            return ToolOutput::error(reason);
+        }
         let run = AssertUnwindSafe(tool.run(ctx, args)).catch_unwind();
         let mut out = match run.await {
             Ok(out) => out,
@@ -102,6 +107,30 @@ impl ToolRegistry {
         };
         out.content = output::cap(&redact::redact(&out.content), output::MAX_RESULT_CHARS);
         out
+    }
+}
+
+/// Why a call is refused in read-only mode, if it is: edits, commands that are not clearly
+/// read-only, process control, memory writes and external (MCP) tools.
+fn read_only_refusal(name: &str, args: &Value) -> Option<String> {
+    const NOTE: &str = "The session is in read-only mode; switch the mode in the editor to allow it.";
+    let action = args.get("action").and_then(Value::as_str).unwrap_or("");
+    match name {
+        "write_file" | "patch" => Some(format!("Read-only mode: file edits are disabled. {NOTE}")),
+        "terminal" => {
+            let command = args.get("command").and_then(Value::as_str).unwrap_or("");
+            let background = args.get("background").and_then(Value::as_bool).unwrap_or(false);
+            (background || !super::approval::is_read_only(command)).then(|| {
+                format!("Read-only mode: only read-only commands may run (this one may change something). {NOTE}")
+            })
+        }
+        "process" => matches!(action, "kill" | "write" | "submit" | "close")
+            .then(|| format!("Read-only mode: process control is disabled. {NOTE}")),
+        "memory" => {
+            (action != "read" && !action.is_empty()).then(|| format!("Read-only mode: memory is not modified. {NOTE}"))
+        }
+        other if other.starts_with("mcp_") => Some(format!("Read-only mode: external tools are disabled. {NOTE}")),
+        _ => None,
     }
 }
 

@@ -17,6 +17,8 @@ pub struct SessionToolState {
     pub allowed_patterns: Mutex<HashSet<String>>,
     /// Whether the user allowed all file edits for the rest of this session.
     pub edits_allowed: std::sync::atomic::AtomicBool,
+    /// The session is in read-only mode: no edits, no commands beyond read-only ones.
+    read_only: std::sync::atomic::AtomicBool,
 }
 
 impl SessionToolState {
@@ -32,6 +34,22 @@ impl SessionToolState {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .insert(key.to_string());
+    }
+
+    pub fn is_read_only(&self) -> bool {
+        self.read_only.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    pub fn set_read_only(&self, on: bool) {
+        self.read_only.store(on, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    pub fn edits_allowed_for_session(&self) -> bool {
+        self.edits_allowed.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    pub fn allow_edits_for_session(&self) {
+        self.edits_allowed.store(true, std::sync::atomic::Ordering::SeqCst);
     }
 
     /// Kills every background process (session close, server exit).

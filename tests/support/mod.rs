@@ -77,6 +77,10 @@ pub struct AgentProcess {
     pub permission_policy: PermissionPolicy,
     /// Requests the agent sent us (permission, fs, terminal), in order.
     pub agent_requests: Vec<Value>,
+    /// Unsaved editor buffers served to `fs/read_text_file`.
+    pub overlays: std::collections::HashMap<String, String>,
+    /// Files the agent wrote through `fs/write_text_file` (path, content), in order.
+    pub editor_writes: Vec<(String, String)>,
 }
 
 impl AgentProcess {
@@ -133,6 +137,8 @@ impl AgentProcess {
             next_id: 0,
             permission_policy: PermissionPolicy::Select("allow_once"),
             agent_requests: Vec::new(),
+            overlays: Default::default(),
+            editor_writes: Vec::new(),
         }
     }
 
@@ -210,6 +216,28 @@ impl AgentProcess {
             }
             ("session/request_permission", PermissionPolicy::Cancel) => json!({"outcome": {"outcome": "cancelled"}}),
             ("session/request_permission", PermissionPolicy::Ignore) => return,
+            ("fs/read_text_file", _) => {
+                let path = request["params"]["path"].as_str().unwrap_or("").to_string();
+                match self.overlays.get(&path) {
+                    Some(content) => json!({"content": content}),
+                    None => match std::fs::read_to_string(&path) {
+                        Ok(content) => json!({"content": content}),
+                        Err(e) => {
+                            self.send(json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32002, "message": e.to_string()}}))
+                                .await;
+                            return;
+                        }
+                    },
+                }
+            }
+            ("fs/write_text_file", _) => {
+                let path = request["params"]["path"].as_str().unwrap_or("").to_string();
+                let content = request["params"]["content"].as_str().unwrap_or("").to_string();
+                // A real editor saves the buffer; do the same so the file system stays coherent.
+                std::fs::write(&path, &content).unwrap();
+                self.editor_writes.push((path, content));
+                json!({})
+            }
             _ => {
                 self.send(
                     json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "Method not found"}}),
@@ -231,12 +259,13 @@ impl AgentProcess {
     }
 
     pub async fn initialize(&mut self) -> Value {
-        let response = self
-            .request(
-                "initialize",
-                json!({"protocolVersion": 1, "clientCapabilities": {"fs": {"readTextFile": false, "writeTextFile": false}, "terminal": false}, "clientInfo": {"name": "test-editor", "version": "1.0"}}),
-            )
-            .await;
+        self.initialize_with(json!({"fs": {"readTextFile": false, "writeTextFile": false}, "terminal": false}))
+            .await
+    }
+
+    pub async fn initialize_with(&mut self, capabilities: Value) -> Value {
+        let params = json!({"protocolVersion": 1, "clientCapabilities": capabilities, "clientInfo": {"name": "test-editor", "version": "1.0"}});
+        let response = self.request("initialize", params).await;
         assert!(response.get("result").is_some(), "initialize failed: {response}");
         response
     }

@@ -11,15 +11,16 @@ use agent_client_protocol::v1::schema::{
 use agent_client_protocol::v1::{ConnectionTo, Responder};
 use agent_client_protocol::{Client, Error};
 
+use crate::acp::client::EditorFs;
 use crate::acp::commands;
 use crate::acp::convert;
 use crate::acp::errors::to_rpc;
 use crate::acp::events::AcpEventSink;
+use crate::acp::permissions::AcpApprover;
 use crate::acp::state::AcpState;
 use crate::agent::{self, Sink};
 use crate::session::{Session, TurnSeams};
 use crate::store::{iso8601, now_ms};
-use crate::tools::{DenyAll, LocalFs};
 
 /// Starts the turn on its own task and returns at once.
 pub fn start_prompt(
@@ -59,10 +60,24 @@ async fn run(
     let Some(user) = convert::prompt_to_message(&req.prompt, &session.settings().cwd) else {
         return Ok(PromptResponse::new(StopReason::EndTurn));
     };
+    let caps = state.client_caps();
+    let approver = AcpApprover::new(
+        cx.clone(),
+        session.clone(),
+        state.manager.store().clone(),
+        state.manager.config().approval_timeout,
+    );
+    let fs = EditorFs::new(
+        cx.clone(),
+        &session.id,
+        session.workspace.clone(),
+        caps.fs.read_text_file,
+        caps.fs.write_text_file,
+    );
     let seams = TurnSeams {
         events: sink.clone() as Sink,
-        approver: Arc::new(DenyAll),
-        fs: Arc::new(LocalFs),
+        approver: Arc::new(approver),
+        fs: Arc::new(fs),
     };
     let turn = state.manager.run_prompt(&session, user, seams);
     tokio::pin!(turn);
