@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::support::mock_llm::{self, MockLlm};
 use crate::support::{AgentProcess, PermissionPolicy, TestHome, agent_text};
 
-async fn started(mock: &MockLlm, home: &TestHome) -> (AgentProcess, String) {
+async fn started(home: &TestHome) -> (AgentProcess, String) {
     let mut agent = AgentProcess::spawn(home.path(), &[]).await;
     agent.initialize().await;
     let session = agent.new_session(&home.cwd()).await;
@@ -66,7 +66,7 @@ async fn write_patch_search_and_run_in_one_turn() {
         json!({"command": "cat src/lib.rs && echo done"}),
     )]));
     mock.push(mock_llm::text(&["All done."]));
-    let (mut agent, session) = started(&mock, &home).await;
+    let (mut agent, session) = started(&home).await;
     let (response, updates) = agent.prompt(&session, "make the answer 42").await;
     assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
     assert_eq!(agent_text(&updates), "All done.");
@@ -140,7 +140,7 @@ async fn parallel_same_name_calls_and_bad_calls_become_results() {
         ("call_x", "no_such_tool", json!({})),
     ]));
     mock.push(mock_llm::text(&["read both"]));
-    let (mut agent, session) = started(&mock, &home).await;
+    let (mut agent, session) = started(&home).await;
     let (response, updates) = agent.prompt(&session, "read a and b").await;
     assert_eq!(response["result"]["stopReason"], "end_turn");
     assert_eq!(statuses(&updates, "call_a"), ["pending", "in_progress", "completed"]);
@@ -172,7 +172,7 @@ async fn a_dangerous_command_denied_is_not_run_and_the_model_is_told() {
         json!({"command": "rm -rf build"}),
     )]));
     mock.push(mock_llm::text(&["ok, I will not"]));
-    let (mut agent, session) = started(&mock, &home).await;
+    let (mut agent, session) = started(&home).await;
     agent.permission_policy = PermissionPolicy::Select("deny");
     let (response, updates) = agent.prompt(&session, "clean").await;
     assert_eq!(response["result"]["stopReason"], "end_turn");
@@ -211,7 +211,7 @@ async fn cancel_while_a_command_runs_kills_it_and_closes_the_card() {
         "terminal",
         json!({"command": "sleep 30 && touch finished"}),
     )]));
-    let (mut agent, session) = started(&mock, &home).await;
+    let (mut agent, session) = started(&home).await;
     let id = agent
         .send_request(
             "session/prompt",
@@ -269,7 +269,7 @@ async fn the_iteration_budget_ends_with_a_summary_and_max_turn_requests() {
     )]));
     mock.push(mock_llm::tool_calls(&[("c2", "todo", json!({}))]));
     mock.push(mock_llm::text(&["Summary: stopped early."]));
-    let (mut agent, session) = started(&mock, &home).await;
+    let (mut agent, session) = started(&home).await;
     let (response, updates) = agent.prompt(&session, "loop").await;
     assert_eq!(response["result"]["stopReason"], "max_turn_requests");
     assert_eq!(agent_text(&updates), "Summary: stopped early.");
