@@ -3,6 +3,8 @@
 
 mod support;
 
+/// The editor bridge: modes, permissions, timeouts, editor files, replay fidelity.
+mod bridge;
 /// The editor config snippets and the ACP registry manifest.
 mod distribution;
 /// Streaming prompts, cancel, provider failures and retries.
