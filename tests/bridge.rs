@@ -341,3 +341,49 @@ async fn load_replays_the_same_cards_as_the_live_turn() {
     assert_eq!(plan(&replay_cards), plan(&live_cards));
     assert_eq!(agent.shutdown().await, Some(0));
 }
+
+#[tokio::test]
+async fn commands_run_in_the_editor_terminal_when_offered() {
+    let mock = MockLlm::start().await;
+    let home = TestHome::new(&mock.url());
+    std::fs::create_dir(home.cwd().join("sub")).unwrap();
+    let mut agent = AgentProcess::spawn(home.path(), &[]).await;
+    agent
+        .initialize_with(json!({"fs": {"readTextFile": false, "writeTextFile": false}, "terminal": true}))
+        .await;
+    let session = agent.new_session(&home.cwd()).await;
+    mock.push(mock_llm::tool_calls(&[(
+        "t1",
+        "terminal",
+        json!({"command": "echo from-editor && cd sub"}),
+    )]));
+    mock.push(mock_llm::tool_calls(&[("t2", "terminal", json!({"command": "pwd"}))]));
+    mock.push(mock_llm::text(&["ran"]));
+    let (response, updates) = agent.prompt(&session, "run it").await;
+    assert_eq!(response["result"]["stopReason"], "end_turn");
+    // Each card embedded its terminal before the terminal was released.
+    for (id, term) in [("t1", "term-1"), ("t2", "term-2")] {
+        let embedded = updates
+            .iter()
+            .any(|u| u["toolCallId"] == id && u["content"][0] == json!({"type": "terminal", "terminalId": term}));
+        assert!(embedded, "{id} embeds {term}: {updates:#?}");
+    }
+    assert_eq!(agent.terminals.len(), 2);
+    assert!(
+        agent.terminals.values().all(|(_, _, released)| *released),
+        "every terminal released"
+    );
+    assert_eq!(last_tool_result(&mock, "t1")["output"], "from-editor");
+    // `cd` carried over to the next command.
+    assert_eq!(
+        last_tool_result(&mock, "t2")["output"],
+        home.cwd().join("sub").display().to_string()
+    );
+    let creates = agent
+        .agent_requests
+        .iter()
+        .filter(|r| r["method"] == "terminal/create")
+        .count();
+    assert_eq!(creates, 2);
+    assert_eq!(agent.shutdown().await, Some(0));
+}

@@ -16,6 +16,7 @@ pub mod render;
 mod replay;
 mod server;
 mod state;
+mod terminals;
 
 pub use server::{agent, serve_stdio};
 pub use state::AcpState;

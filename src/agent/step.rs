@@ -74,6 +74,7 @@ async fn run_batch(
                 cancel: ctx.cancel.child_token(),
                 approver: ctx.approver.clone(),
                 fs: ctx.fs.clone(),
+                terminals: ctx.terminals.clone(),
                 state: ctx.tool_state.clone(),
                 services: ctx.services.clone(),
             };

@@ -13,7 +13,7 @@ use super::{AgentError, Sink, step};
 use crate::llm::retry::{CallOutcome, call_with_retry};
 use crate::llm::{ChatRequest, Provider, RetryPolicy, StreamEvent};
 use crate::store::Store;
-use crate::tools::{Approver, FileSystem, SessionToolState, ToolRegistry, ToolServices, Workspace};
+use crate::tools::{Approver, FileSystem, SessionToolState, TerminalHost, ToolRegistry, ToolServices, Workspace};
 use crate::transcript::{Message, Usage};
 
 /// The note sent when the iteration budget is spent (Hermes sends a similar one).
@@ -31,6 +31,7 @@ pub struct TurnContext {
     pub workspace: Arc<Workspace>,
     pub approver: Arc<dyn Approver>,
     pub fs: Arc<dyn FileSystem>,
+    pub terminals: Arc<dyn TerminalHost>,
     pub tool_state: Arc<SessionToolState>,
     pub services: Arc<ToolServices>,
     pub max_iterations: u32,

@@ -10,7 +10,7 @@ use crate::agent::{self, AgentError, Sink, TurnContext, TurnOutcome};
 use crate::config::{Config, ProviderSettings};
 use crate::llm::{Provider, RetryPolicy};
 use crate::store::{SessionPatch, SessionRecord, Store, StoreError, iso8601, now_ms};
-use crate::tools::{Approver, FileSystem, ToolRegistry, ToolServices};
+use crate::tools::{Approver, FileSystem, TerminalHost, ToolRegistry, ToolServices};
 use crate::transcript::{Message, Role};
 
 use super::catalog::ModelCatalog;
@@ -47,6 +47,7 @@ pub struct TurnSeams {
     pub events: Sink,
     pub approver: Arc<dyn Approver>,
     pub fs: Arc<dyn FileSystem>,
+    pub terminals: Arc<dyn TerminalHost>,
 }
 
 /// One entry of `session/list`.
@@ -396,6 +397,7 @@ impl SessionManager {
             workspace: session.workspace.clone(),
             approver: seams.approver,
             fs: seams.fs,
+            terminals: seams.terminals,
             tool_state: session.tool_state.clone(),
             services: self.services.clone(),
             max_iterations: self.config.max_iterations,

@@ -16,6 +16,7 @@ pub mod search_files;
 pub mod shell;
 pub mod state;
 pub mod terminal;
+pub mod terminal_host;
 pub mod todo;
 pub mod workspace;
 pub mod write_file;
@@ -31,6 +32,7 @@ pub use approver::{ApprovalDecision, ApprovalRequest, Approver, DenyAll};
 pub use fs::{FileSystem, LocalFs};
 pub use registry::ToolRegistry;
 pub use state::SessionToolState;
+pub use terminal_host::{HostCommand, HostRun, LocalTerminals, TerminalHost};
 pub use workspace::Workspace;
 
 /// A tool the model can call. Implementations live one per file in this module.
@@ -59,6 +61,8 @@ pub struct ToolContext {
     pub cancel: CancellationToken,
     pub approver: Arc<dyn Approver>,
     pub fs: Arc<dyn FileSystem>,
+    /// Runs foreground commands in the editor's terminal when it offers one.
+    pub terminals: Arc<dyn TerminalHost>,
     pub state: Arc<SessionToolState>,
     pub services: Arc<ToolServices>,
 }

@@ -81,6 +81,9 @@ pub struct AgentProcess {
     pub overlays: std::collections::HashMap<String, String>,
     /// Files the agent wrote through `fs/write_text_file` (path, content), in order.
     pub editor_writes: Vec<(String, String)>,
+    /// Editor terminals: id → (output, exit code, released). Commands run to completion at
+    /// `terminal/create` (tests use short commands).
+    pub terminals: std::collections::BTreeMap<String, (String, i32, bool)>,
 }
 
 impl AgentProcess {
@@ -139,6 +142,7 @@ impl AgentProcess {
             agent_requests: Vec::new(),
             overlays: Default::default(),
             editor_writes: Vec::new(),
+            terminals: Default::default(),
         }
     }
 
@@ -229,6 +233,45 @@ impl AgentProcess {
                         }
                     },
                 }
+            }
+            ("terminal/create", _) => {
+                let params = &request["params"];
+                let args: Vec<String> = params["args"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|a| a.as_str().map(str::to_string))
+                    .collect();
+                let out = std::process::Command::new(params["command"].as_str().unwrap())
+                    .args(&args)
+                    .current_dir(params["cwd"].as_str().unwrap_or("/"))
+                    .stdin(Stdio::null())
+                    .output()
+                    .unwrap();
+                let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+                text.push_str(&String::from_utf8_lossy(&out.stderr));
+                let id = format!("term-{}", self.terminals.len() + 1);
+                self.terminals
+                    .insert(id.clone(), (text, out.status.code().unwrap_or(-1), false));
+                json!({"terminalId": id})
+            }
+            ("terminal/wait_for_exit", _) => {
+                let (_, code, _) = &self.terminals[request["params"]["terminalId"].as_str().unwrap()];
+                json!({"exitCode": code})
+            }
+            ("terminal/output", _) => {
+                let (output, code, _) = &self.terminals[request["params"]["terminalId"].as_str().unwrap()];
+                json!({"output": output, "truncated": false, "exitStatus": {"exitCode": code}})
+            }
+            ("terminal/kill", _) => json!({}),
+            ("terminal/release", _) => {
+                if let Some(t) = self
+                    .terminals
+                    .get_mut(request["params"]["terminalId"].as_str().unwrap())
+                {
+                    t.2 = true;
+                }
+                json!({})
             }
             ("fs/write_text_file", _) => {
                 let path = request["params"]["path"].as_str().unwrap_or("").to_string();

@@ -18,9 +18,11 @@ use crate::acp::errors::to_rpc;
 use crate::acp::events::AcpEventSink;
 use crate::acp::permissions::AcpApprover;
 use crate::acp::state::AcpState;
+use crate::acp::terminals::EditorTerminals;
 use crate::agent::{self, Sink};
 use crate::session::{Session, TurnSeams};
 use crate::store::{iso8601, now_ms};
+use crate::tools::{LocalTerminals, TerminalHost};
 
 /// Starts the turn on its own task and returns at once.
 pub fn start_prompt(
@@ -74,10 +76,16 @@ async fn run(
         caps.fs.read_text_file,
         caps.fs.write_text_file,
     );
+    let terminals: Arc<dyn TerminalHost> = if caps.terminal {
+        Arc::new(EditorTerminals::new(cx.clone(), &session.id))
+    } else {
+        Arc::new(LocalTerminals)
+    };
     let seams = TurnSeams {
         events: sink.clone() as Sink,
         approver: Arc::new(approver),
         fs: Arc::new(fs),
+        terminals,
     };
     let turn = state.manager.run_prompt(&session, user, seams);
     tokio::pin!(turn);

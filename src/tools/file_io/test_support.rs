@@ -92,6 +92,7 @@ pub fn ctx_with_fs(dir: &Path, approver: Arc<dyn Approver>, fs: Arc<dyn FileSyst
         approver,
         fs,
         state: Arc::new(SessionToolState::default()),
+        terminals: std::sync::Arc::new(crate::tools::LocalTerminals),
         services: Default::default(),
     }
 }

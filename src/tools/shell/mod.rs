@@ -264,6 +264,7 @@ pub(crate) mod testing {
             approver,
             fs: Arc::new(LocalFs),
             state: Arc::new(SessionToolState::default()),
+            terminals: std::sync::Arc::new(crate::tools::LocalTerminals),
             services: Default::default(),
         }
     }

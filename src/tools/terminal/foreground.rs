@@ -13,7 +13,7 @@ use super::{MAX_OUTPUT_CHARS, guard};
 use crate::tools::output::head_tail;
 use crate::tools::shell::capture::HeadTail;
 use crate::tools::shell::{self, StdinMode, ansi::strip_ansi};
-use crate::tools::{ToolContext, ToolDisplay, ToolOutput, redact};
+use crate::tools::{HostCommand, HostRun, ToolContext, ToolDisplay, ToolOutput, redact};
 
 /// Bytes kept from each end of the output before decoding; comfortably more than the 40 %/60 %
 /// of [`MAX_OUTPUT_CHARS`] that survive the final cut, even with escape sequences.
@@ -60,6 +60,23 @@ impl Foreground<'_> {
             self.cwd.as_os_str(),
             marker.as_os_str(),
         ];
+        // The editor's terminal, when it offers one, runs the same wrapper so `cd`/`export`
+        // carry over identically; the user watches it live in the card.
+        let host_args = ["-c", FOREGROUND_SCRIPT, "hermes-acp"]
+            .into_iter()
+            .map(str::to_string)
+            .chain(args.iter().map(|a| a.to_string_lossy().into_owned()))
+            .collect();
+        let host = HostCommand {
+            call_id: &ctx.call_id,
+            program: shell::shell_program(),
+            args: host_args,
+            cwd: &self.cwd,
+            timeout: self.timeout,
+        };
+        if let Some(result) = ctx.terminals.run(host, &ctx.cancel).await {
+            return self.finish_hosted(ctx, result, &marker).await;
+        }
         let mut child = match shell::spawn(FOREGROUND_SCRIPT, &args, &self.cwd, StdinMode::Null) {
             Ok(child) => child,
             Err(e) => {
@@ -101,6 +118,28 @@ impl Foreground<'_> {
                 self.failure(output, 130, "Command interrupted".to_string(), Some("cancelled"))
             }
         }
+    }
+
+    /// The result of a command the editor ran in one of its terminals.
+    async fn finish_hosted(&self, ctx: &ToolContext, result: std::io::Result<HostRun>, marker: &Path) -> ToolOutput {
+        let final_dir = take_marker(marker).await;
+        let run = match result {
+            Ok(run) => run,
+            Err(e) => return self.failure(String::new(), -1, format!("Command execution failed: {e}"), None),
+        };
+        let output = clean_output(run.output);
+        if run.cancelled {
+            let output = format!("{output}\n[Command interrupted]").trim_start().to_string();
+            return self.failure(output, 130, "Command interrupted".to_string(), Some("cancelled"));
+        }
+        if run.timed_out {
+            let secs = self.timeout.as_secs();
+            return self.failure(output, 124, format!("Command timed out after {secs} seconds"), None);
+        }
+        if let Some(dir) = final_dir {
+            self.record_cwd(ctx, dir).await;
+        }
+        self.success(output, run.exit_code.unwrap_or(-1))
     }
 
     /// The command finished (any exit code): a normal result, not an error.

@@ -22,6 +22,7 @@ fn ctx_with_fs(dir: &Path, fs: Arc<dyn FileSystem>) -> ToolContext {
         approver: Arc::new(AllowAll),
         fs,
         state: Arc::new(SessionToolState::default()),
+        terminals: std::sync::Arc::new(crate::tools::LocalTerminals),
         services: Default::default(),
     }
 }

@@ -21,6 +21,7 @@ fn test_ctx(dir: &Path) -> ToolContext {
         approver: Arc::new(AllowAll),
         fs: Arc::new(LocalFs),
         state: Arc::new(SessionToolState::default()),
+        terminals: std::sync::Arc::new(crate::tools::LocalTerminals),
         services: Default::default(),
     }
 }
