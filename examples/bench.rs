@@ -46,18 +46,28 @@ impl Driver {
     /// Waits for the response to `id`; returns (time of the first agent chunk, time of the
     /// response, the response).
     fn wait(&mut self, id: u64) -> (Option<Instant>, Instant, Value) {
+        let (first, at, response, _) = self.wait_counting(id);
+        (first, at, response)
+    }
+
+    /// Like `wait`, also counting the session updates received meanwhile.
+    fn wait_counting(&mut self, id: u64) -> (Option<Instant>, Instant, Value, usize) {
         let mut first_chunk = None;
+        let mut updates = 0;
         loop {
             let (at, msg) = self
                 .lines
-                .recv_timeout(Duration::from_secs(30))
+                .recv_timeout(Duration::from_secs(120))
                 .expect("agent answered");
+            if msg["method"] == "session/update" {
+                updates += 1;
+            }
             if first_chunk.is_none() && msg["params"]["update"]["sessionUpdate"] == "agent_message_chunk" {
                 first_chunk = Some(at);
             }
             if msg["id"] == json!(id) && msg.get("method").is_none() {
                 assert!(msg.get("error").is_none(), "request failed: {msg}");
-                return (first_chunk, at, msg);
+                return (first_chunk, at, msg, updates);
             }
         }
     }
@@ -129,6 +139,68 @@ fn one_run(binary: &str, home: &std::path::Path, cwd: &std::path::Path) -> Run {
     }
 }
 
+/// Event forwarding: one turn streaming `chunks` text chunks, and one turn with `calls` tool
+/// calls in a single response. Returns (updates/s and µs per update) for each.
+fn forwarding(
+    binary: &str,
+    home: &std::path::Path,
+    cwd: &std::path::Path,
+    mock: &mock_llm::MockLlm,
+    chunks: usize,
+    calls: usize,
+) -> [(f64, f64); 2] {
+    let mut child = Command::new(binary)
+        .env("HERMES_HOME", home)
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn hermes-acp");
+    let stdout = child.stdout.take().unwrap();
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx
+                .send((Instant::now(), serde_json::from_str::<Value>(&line).expect("JSON")))
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
+    let mut d = Driver {
+        child,
+        lines,
+        next_id: 0,
+    };
+    let (id, _) = d.send("initialize", json!({"protocolVersion": 1, "clientCapabilities": {}}));
+    d.wait(id);
+    let (id, _) = d.send("session/new", json!({"cwd": cwd, "mcpServers": []}));
+    let sid = d.wait(id).2["result"]["sessionId"].as_str().unwrap().to_string();
+    let pieces: Vec<String> = (0..chunks).map(|i| format!("w{i} ")).collect();
+    let piece_refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
+    mock.push(mock_llm::text(&piece_refs));
+    let measure = |d: &mut Driver, text: &str| {
+        let (id, sent) = d.send(
+            "session/prompt",
+            json!({"sessionId": sid, "prompt": [{"type": "text", "text": text}]}),
+        );
+        let (_, done, _, updates) = d.wait_counting(id);
+        let secs = (done - sent).as_secs_f64();
+        (updates as f64 / secs, secs * 1e6 / updates as f64)
+    };
+    let streamed = measure(&mut d, "stream");
+    let todo_calls: Vec<(String, &str, Value)> = (0..calls).map(|i| (format!("call_{i}"), "todo", json!({}))).collect();
+    let refs: Vec<(&str, &str, Value)> = todo_calls.iter().map(|(a, b, c)| (a.as_str(), *b, c.clone())).collect();
+    mock.push(mock_llm::tool_calls(&refs));
+    mock.push(mock_llm::text(&["done"]));
+    let tools = measure(&mut d, "tools");
+    drop(d.child.stdin.take());
+    let _ = d.child.wait();
+    [streamed, tools]
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -169,5 +241,15 @@ fn main() {
     println!(
         "  peak RSS                     {:.1} MB",
         rss[rss.len() / 2] as f64 / 1024.0
+    );
+    let [streamed, tools] = forwarding(&binary, home.path(), cwd.path(), &mock, 100_000, 1_000);
+    println!("event forwarding (end to end through the binary, mock included):");
+    println!(
+        "  100 000 text chunks          {:.0} updates/s, {:.1} µs per update",
+        streamed.0, streamed.1
+    );
+    println!(
+        "  1 000 tool calls             {:.0} updates/s, {:.1} µs per update",
+        tools.0, tools.1
     );
 }

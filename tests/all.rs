@@ -3,10 +3,10 @@
 
 mod support;
 
-/// The editor bridge: modes, permissions, timeouts, editor files, replay fidelity.
-mod bridge;
 /// Tidy checks: module headers, one-way layering, no stdout printing in the library.
 mod architecture;
+/// The editor bridge: modes, permissions, timeouts, editor files, replay fidelity.
+mod bridge;
 /// The editor config snippets and the ACP registry manifest.
 mod distribution;
 /// Streaming prompts, cancel, provider failures and retries.

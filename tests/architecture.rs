@@ -21,14 +21,22 @@ fn sources() -> Vec<(String, String)> {
     files.sort();
     files
         .into_iter()
-        .map(|p| (p.strip_prefix(root).unwrap().display().to_string(), std::fs::read_to_string(&p).unwrap()))
+        .map(|p| {
+            (
+                p.strip_prefix(root).unwrap().display().to_string(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
         .collect()
 }
 
 #[test]
 fn every_module_starts_with_a_doc_header() {
-    let missing: Vec<String> =
-        sources().into_iter().filter(|(_, text)| !text.trim_start().starts_with("//!")).map(|(path, _)| path).collect();
+    let missing: Vec<String> = sources()
+        .into_iter()
+        .filter(|(_, text)| !text.trim_start().starts_with("//!"))
+        .map(|(path, _)| path)
+        .collect();
     assert!(missing.is_empty(), "files without a //! header: {missing:?}");
 }
 
@@ -36,12 +44,44 @@ fn every_module_starts_with_a_doc_header() {
 fn layers_only_import_downwards() {
     // (layer, modules it must never use)
     let rules: &[(&str, &[&str])] = &[
-        ("src/store/", &["crate::acp", "crate::session", "crate::agent", "crate::llm", "crate::tools", "crate::app"]),
-        ("src/llm/", &["crate::acp", "crate::session", "crate::agent", "crate::tools", "crate::store", "crate::app"]),
-        ("src/tools/", &["crate::acp", "crate::session", "crate::agent", "crate::app"]),
+        (
+            "src/store/",
+            &[
+                "crate::acp",
+                "crate::session",
+                "crate::agent",
+                "crate::llm",
+                "crate::tools",
+                "crate::app",
+            ],
+        ),
+        (
+            "src/llm/",
+            &[
+                "crate::acp",
+                "crate::session",
+                "crate::agent",
+                "crate::tools",
+                "crate::store",
+                "crate::app",
+            ],
+        ),
+        (
+            "src/tools/",
+            &["crate::acp", "crate::session", "crate::agent", "crate::app"],
+        ),
         ("src/agent/", &["crate::acp", "crate::session", "crate::app"]),
         ("src/session/", &["crate::acp", "crate::app"]),
-        ("src/config/", &["crate::acp", "crate::session", "crate::agent", "crate::store", "crate::app"]),
+        (
+            "src/config/",
+            &[
+                "crate::acp",
+                "crate::session",
+                "crate::agent",
+                "crate::store",
+                "crate::app",
+            ],
+        ),
     ];
     let mut violations = Vec::new();
     for (path, text) in sources() {

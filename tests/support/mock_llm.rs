@@ -170,8 +170,18 @@ impl MockLlm {
                 if socket.write_all(head.as_bytes()).await.is_err() {
                     return self.disconnected();
                 }
-                for (i, event) in events.iter().enumerate() {
-                    if i > 0 && !delay.is_zero() {
+                if delay.is_zero() {
+                    // An instant provider: the whole answer in one write.
+                    let mut body = String::new();
+                    for event in &events {
+                        body.push_str(&format!("data: {event}\n\n"));
+                    }
+                    if socket.write_all(body.as_bytes()).await.is_err() {
+                        return self.disconnected();
+                    }
+                }
+                for (i, event) in events.iter().enumerate().filter(|_| !delay.is_zero()) {
+                    if i > 0 {
                         tokio::time::sleep(delay).await;
                     }
                     let frame = format!("data: {event}\n\n");
