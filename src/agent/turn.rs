@@ -145,7 +145,7 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
             return Ok(outcome);
         }
         let (outputs, cancelled) = step::run_tool_calls(ctx, &calls).await;
-        let results = calls
+        let mut results: Vec<Message> = calls
             .iter()
             .zip(outputs)
             .map(|(call, output)| {
@@ -154,6 +154,17 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
                 msg
             })
             .collect();
+        // `/steer` guidance sent while this turn runs rides on the last tool result, so the
+        // model reads it before its next step (the reference's design).
+        let guidance = ctx.tool_state.take_guidance();
+        if !guidance.is_empty()
+            && let Some(last) = results.last_mut()
+        {
+            let note = format!("\n\n[User guidance for the current task: {}]", guidance.join(" / "));
+            if let Some(crate::transcript::Part::Text { text }) = last.parts.first_mut() {
+                text.push_str(&note);
+            }
+        }
         commit(ctx, history, results).await?;
         if cancelled || ctx.cancel.is_cancelled() {
             outcome.stop = StopReason::Cancelled;

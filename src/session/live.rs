@@ -37,6 +37,8 @@ pub struct Session {
     /// model changes.
     system_prompt: Mutex<Option<String>>,
     closed: AtomicBool,
+    /// Prompts queued with `/queue`, run after the current turn, inside its request.
+    queue: Mutex<std::collections::VecDeque<String>>,
 }
 
 impl Session {
@@ -53,6 +55,7 @@ impl Session {
             tools: Mutex::new(tools),
             system_prompt: Mutex::new(None),
             closed: AtomicBool::new(false),
+            queue: Mutex::new(std::collections::VecDeque::new()),
         }
     }
 
@@ -126,6 +129,18 @@ impl Session {
     /// A copy of the history (waits for a running turn to finish).
     pub async fn history(&self) -> Vec<Message> {
         self.history.lock().await.clone()
+    }
+
+    /// Queues a prompt; returns how many are queued.
+    pub fn enqueue(&self, text: &str) -> usize {
+        let mut queue = lock(&self.queue);
+        queue.push_back(text.to_string());
+        queue.len()
+    }
+
+    /// The next queued prompt.
+    pub fn dequeue(&self) -> Option<String> {
+        lock(&self.queue).pop_front()
     }
 
     /// Cancels everything and kills background processes; the session is unusable afterwards.

@@ -19,6 +19,8 @@ pub struct SessionToolState {
     pub edits_allowed: std::sync::atomic::AtomicBool,
     /// The session is in read-only mode: no edits, no commands beyond read-only ones.
     read_only: std::sync::atomic::AtomicBool,
+    /// `/steer` guidance waiting to be shown to the model with the next tool results.
+    guidance: Mutex<Vec<String>>,
 }
 
 impl SessionToolState {
@@ -34,6 +36,16 @@ impl SessionToolState {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .insert(key.to_string());
+    }
+
+    /// Queues guidance for the running turn.
+    pub fn add_guidance(&self, text: &str) {
+        self.guidance.lock().unwrap_or_else(|p| p.into_inner()).push(text.to_string());
+    }
+
+    /// Takes the queued guidance (empty when none).
+    pub fn take_guidance(&self) -> Vec<String> {
+        std::mem::take(&mut *self.guidance.lock().unwrap_or_else(|p| p.into_inner()))
     }
 
     pub fn is_read_only(&self) -> bool {
