@@ -3,6 +3,7 @@
 //! `Store::call`, which runs the closure on tokio's blocking pool so SQLite never stalls the
 //! protocol loop or another session.
 
+mod compaction;
 mod migrations;
 mod sessions;
 
@@ -11,6 +12,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use rusqlite::Connection;
 
+pub use compaction::HistoryRow;
 pub use sessions::{SessionPatch, SessionRecord, SessionsPage};
 
 /// Why a store operation failed.
