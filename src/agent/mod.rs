@@ -2,6 +2,7 @@
 //! without tools, the iteration budget runs out, or the user cancels. Emits `AgentEvent`s through
 //! an `EventSink`, persists every completed step, and never talks to ACP directly.
 
+pub mod compress;
 pub mod events;
 pub mod prompt;
 mod step;

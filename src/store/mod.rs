@@ -3,6 +3,7 @@
 //! `Store::call`, which runs the closure on tokio's blocking pool so SQLite never stalls the
 //! protocol loop or another session.
 
+mod compaction;
 mod migrations;
 mod permissions;
 mod sessions;
@@ -12,6 +13,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use rusqlite::Connection;
 
+pub use compaction::HistoryRow;
 pub use permissions::PermissionRule;
 pub use sessions::{SessionPatch, SessionRecord, SessionsPage};
 

@@ -1,0 +1,113 @@
+//! Building the new live history (pure): the first exchange, ONE user-role message holding
+//! the summary — marked as a context compaction in its text (for the model) and in its `meta`
+//! (for the editor and replay) — then the protected tail. Also recognises such a message, so
+//! a later compaction folds the earlier summary into the new one.
+
+use serde_json::json;
+
+use super::plan::Plan;
+use crate::transcript::{Message, Part, Role};
+
+/// The first line of every compaction summary message.
+pub const SUMMARY_PREFIX: &str = "[Context compaction — summary of earlier conversation]";
+/// Tells the model how to read the summary: reference, not a request.
+const SUMMARY_PREAMBLE: &str = "Earlier turns of this conversation were replaced by the summary below to free \
+context space. It is background reference, not a new request: respond to the latest user message after it, and keep \
+using tools as usual.";
+/// Marks where the summary ends, so the model does not read the tail as part of it.
+pub const SUMMARY_END: &str = "[End of context compaction summary — the conversation continues below.]";
+
+/// The new live history: `history[..head_end]`, the summary message, `history[tail_start..]`.
+pub fn apply(history: &[Message], plan: &Plan, summary: &str) -> Vec<Message> {
+    let mut out = Vec::with_capacity(plan.head_end + 1 + history.len() - plan.tail_start);
+    out.extend_from_slice(&history[..plan.head_end]);
+    out.push(summary_message(plan, summary));
+    out.extend_from_slice(&history[plan.tail_start..]);
+    out
+}
+
+/// The user-role message carrying `summary`, with `meta.compaction` = `{id, replaced, tokens}`.
+pub fn summary_message(plan: &Plan, summary: &str) -> Message {
+    let text = format!(
+        "{SUMMARY_PREFIX}\n{SUMMARY_PREAMBLE}\n\n{}\n\n{SUMMARY_END}",
+        summary.trim()
+    );
+    Message {
+        role: Some(Role::User),
+        parts: vec![Part::Text { text }],
+        meta: Some(json!({
+            "compaction": {
+                "id": plan.id,
+                "replaced_messages": plan.tail_start - plan.head_end,
+                "replaced_tokens": plan.middle_tokens,
+            }
+        })),
+        ..Message::default()
+    }
+}
+
+/// Whether `message` is a compaction summary (by its meta, or by its text after a restore).
+pub fn is_compaction_summary(message: &Message) -> bool {
+    summary_body(message).is_some()
+}
+
+/// The summary text inside a compaction summary message, without the framing lines.
+pub fn summary_body(message: &Message) -> Option<&str> {
+    if message.role() != Role::User {
+        return None;
+    }
+    let text = message.parts.iter().find_map(|p| match p {
+        Part::Text { text } => Some(text.as_str()),
+        Part::Image { .. } => None,
+    })?;
+    let body = text.strip_prefix(SUMMARY_PREFIX)?;
+    let body = body.trim_start().strip_prefix(SUMMARY_PREAMBLE).unwrap_or(body);
+    let body = body.trim_end().strip_suffix(SUMMARY_END).unwrap_or(body);
+    Some(body.trim())
+}
+
+/// The compaction id in a summary message's meta.
+pub fn compaction_id(message: &Message) -> Option<&str> {
+    message.meta.as_ref()?.get("compaction")?.get("id")?.as_str()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(head_end: usize, tail_start: usize) -> Plan {
+        Plan {
+            id: "compaction_x".into(),
+            head_end,
+            tail_start,
+            prompt_tokens: 0,
+            threshold: 0,
+            tail_budget: 0,
+            history_tokens: 0,
+            middle_tokens: 42,
+            manual: false,
+        }
+    }
+
+    #[test]
+    fn replaces_the_middle_with_one_marked_user_message() {
+        let history: Vec<Message> = (0..6).map(|i| Message::user(format!("m{i}"))).collect();
+        let out = apply(&history, &plan(2, 4), "## Goal\nShip it.");
+        assert_eq!(out.len(), 5);
+        assert_eq!(out[..2], history[..2]);
+        assert_eq!(out[3..], history[4..]);
+        let summary = &out[2];
+        assert_eq!(summary.role(), Role::User);
+        assert!(summary.text_content().starts_with(SUMMARY_PREFIX));
+        assert!(summary.text_content().ends_with(SUMMARY_END));
+        assert_eq!(summary_body(summary), Some("## Goal\nShip it."));
+        assert_eq!(compaction_id(summary), Some("compaction_x"));
+        assert_eq!(summary.meta.as_ref().unwrap()["compaction"]["replaced_messages"], 2);
+        assert!(is_compaction_summary(summary));
+        assert!(!is_compaction_summary(&history[0]));
+        // Restored without meta (e.g. another client), the text alone still identifies it.
+        let mut bare = summary.clone();
+        bare.meta = None;
+        assert_eq!(summary_body(&bare), Some("## Goal\nShip it."));
+    }
+}

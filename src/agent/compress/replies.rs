@@ -1,0 +1,121 @@
+//! The user-facing texts of compression, worded as Hermes words them (reference §1.13): the
+//! `/compact` replies and the compression lines of `/context`.
+
+use super::CompactionOutcome;
+use super::config::CompressionConfig;
+
+/// `/compact` on an empty conversation.
+pub const NOTHING_TO_COMPRESS: &str = "Nothing to compress — conversation is empty.";
+/// `/compact` with `compression.enabled: false`.
+pub const DISABLED: &str = "Context compression is disabled for this agent.";
+
+/// `/compact` when everything is still in the protected head and tail (ours; Hermes would
+/// report "A -> A messages").
+pub fn too_short(messages: usize) -> String {
+    format!(
+        "Nothing to compress yet — all {messages} messages are within the protected first exchange and recent messages."
+    )
+}
+
+/// `/compact` success: `Context compressed: A -> B messages\n~X -> ~Y tokens`.
+pub fn compacted(outcome: &CompactionOutcome) -> String {
+    let mut text = format!(
+        "Context compressed: {} -> {} messages\n~{} -> ~{} tokens",
+        outcome.messages_before,
+        outcome.messages_after,
+        thousands(outcome.tokens_before),
+        thousands(outcome.tokens_after)
+    );
+    if outcome.used_fallback {
+        text.push_str("\n(The summary model was unavailable; a basic summary was built locally.)");
+    }
+    text
+}
+
+/// `/compact` failure.
+pub fn failed(error: &dyn std::fmt::Display) -> String {
+    format!("Compression failed: {error}")
+}
+
+/// The `/context` lines after `Context usage: …`: how far the threshold is, then the tip (or
+/// that compression is off). `used` is the estimated prompt size, `window` the context window.
+pub fn context_lines(cfg: &CompressionConfig, used: u64, window: u64) -> String {
+    let threshold = cfg.threshold_tokens(window);
+    let percent = threshold as f64 * 100.0 / window.max(1) as f64;
+    let first = if used < threshold {
+        format!(
+            "Compression: ~{} tokens until threshold (~{}, {percent:.0}%).",
+            thousands(threshold - used),
+            thousands(threshold)
+        )
+    } else {
+        format!(
+            "Compression: due now (threshold ~{}, {percent:.0}%). Run /compact.",
+            thousands(threshold)
+        )
+    };
+    let second = if cfg.enabled {
+        "Tip: run /compact to compress manually before the threshold."
+    } else {
+        "Compression is disabled for this agent."
+    };
+    format!("{first}\n{second}")
+}
+
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn context_lines_match_hermes() {
+        let cfg = CompressionConfig {
+            threshold_ratio: 0.80,
+            ..CompressionConfig::default()
+        };
+        assert_eq!(
+            context_lines(&cfg, 25_000, 100_000),
+            "Compression: ~55,000 tokens until threshold (~80,000, 80%).\nTip: run /compact to compress manually before the threshold."
+        );
+        let off = CompressionConfig {
+            enabled: false,
+            ..cfg.clone()
+        };
+        assert_eq!(
+            context_lines(&off, 90_000, 100_000),
+            "Compression: due now (threshold ~80,000, 80%). Run /compact.\nCompression is disabled for this agent."
+        );
+        assert!(context_lines(&CompressionConfig::default(), 0, 256_000).contains("(~192,000, 75%)"));
+    }
+
+    #[test]
+    fn compact_reply() {
+        let outcome = CompactionOutcome {
+            id: "c".into(),
+            history: Vec::new(),
+            summary: None,
+            used_fallback: false,
+            fallback_reason: None,
+            messages_before: 4,
+            messages_after: 1,
+            tokens_before: 40_000,
+            tokens_after: 12,
+        };
+        assert_eq!(
+            compacted(&outcome),
+            "Context compressed: 4 -> 1 messages\n~40,000 -> ~12 tokens"
+        );
+        assert_eq!(failed(&"boom"), "Compression failed: boom");
+    }
+}
