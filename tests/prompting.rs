@@ -73,7 +73,7 @@ async fn the_update_sequence_of_a_turn_is_exact() {
     let (_home, mut agent, session) = started(&mock).await;
     let (response, updates) = agent.prompt(&session, "count").await;
     let snapshot = normalize(&json!({"updates": updates, "response": response["result"]}), &session);
-    expect_test::expect![[r#"{"updates":[{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"One"}},{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":" two"}},{"sessionUpdate":"session_info_update","title":"count","updatedAt":"<time>"}],"response":{"stopReason":"end_turn","usage":{"totalTokens":120,"inputTokens":100,"outputTokens":20}}}"#]]
+    expect_test::expect![[r#"{"updates":[{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"One"}},{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":" two"}},{"sessionUpdate":"session_info_update","title":"count","updatedAt":"<time>"},{"sessionUpdate":"usage_update","used":120,"size":256000}],"response":{"stopReason":"end_turn","usage":{"totalTokens":120,"inputTokens":100,"outputTokens":20}}}"#]]
     .assert_eq(&snapshot.to_string());
     assert_eq!(agent.shutdown().await, Some(0));
 }

@@ -6,7 +6,10 @@ use agent_client_protocol::v1::schema::{
     AvailableCommand, AvailableCommandInput, AvailableCommandsUpdate, SessionUpdate, UnstructuredCommandInput,
 };
 
+use std::sync::Arc;
+
 use super::state::AcpState;
+use crate::agent::Sink;
 use crate::session::Session;
 use crate::transcript::Role;
 
@@ -71,8 +74,52 @@ pub fn available_commands_update() -> SessionUpdate {
     SessionUpdate::AvailableCommandsUpdate(AvailableCommandsUpdate::new(commands))
 }
 
+/// What a slash command asks the prompt handler to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Answer with this text; no model call.
+    Reply(String),
+    /// Run this text as an ordinary prompt (an idle `/steer`).
+    Prompt(String),
+}
+
 /// Runs `text` as a slash command. `None` when it is not one of ours (send it to the model).
-pub async fn handle(state: &AcpState, session: &Session, text: &str) -> Option<String> {
+pub async fn handle(state: &AcpState, session: &Arc<Session>, sink: Sink, text: &str) -> Option<Outcome> {
+    let rest = text.strip_prefix('/')?;
+    let name = rest.split_whitespace().next()?.to_ascii_lowercase();
+    let args = rest[rest.find(char::is_whitespace).unwrap_or(rest.len())..].trim();
+    match name.as_str() {
+        "steer" => Some(steer(session, args)),
+        "queue" => Some(Outcome::Reply(queue(session, args))),
+        "compact" => Some(Outcome::Reply(match state.manager.compact_now(session, sink).await {
+            Ok(reply) => reply,
+            Err(e) => crate::agent::compress::replies::failed(&e),
+        })),
+        _ => reply(state, session, text).await.map(Outcome::Reply),
+    }
+}
+
+fn steer(session: &Session, args: &str) -> Outcome {
+    if args.is_empty() {
+        return Outcome::Reply("Usage: /steer <guidance>".into());
+    }
+    if !session.is_running() {
+        return Outcome::Prompt(args.to_string());
+    }
+    session.tool_state.add_guidance(args);
+    let shown: String = args.chars().take(80).collect();
+    let more = if args.chars().count() > 80 { "..." } else { "" };
+    Outcome::Reply(format!("⏩ Steer queued for the active turn: {shown}{more}"))
+}
+
+fn queue(session: &Session, args: &str) -> String {
+    if args.is_empty() {
+        return "Usage: /queue <prompt>".into();
+    }
+    format!("Queued for the next turn. ({} queued)", session.enqueue(args))
+}
+
+async fn reply(state: &AcpState, session: &Session, text: &str) -> Option<String> {
     let rest = text.strip_prefix('/')?;
     let mut words = rest.splitn(2, char::is_whitespace);
     let name = words.next()?.to_ascii_lowercase();
@@ -177,8 +224,8 @@ async fn context(state: &AcpState, session: &Session) -> String {
         .map(|m| m.text_content().len() + m.tool_calls.iter().map(|c| c.arguments.len()).sum::<usize>())
         .sum();
     let used = chars / 4;
-    let window = state.manager.config().file.context_length.unwrap_or(256_000) as usize;
     let settings = session.settings();
+    let window = state.manager.context_window(&settings.model) as usize;
     let provider = state
         .manager
         .provider()
@@ -195,7 +242,8 @@ async fn context(state: &AcpState, session: &Session) -> String {
         thousands(used),
         thousands(window),
         used as f64 * 100.0 / window.max(1) as f64
-    )
+    ) + "\n"
+        + &crate::agent::compress::replies::context_lines(state.manager.compression(), used as u64, window as u64)
 }
 
 fn thousands(n: usize) -> String {

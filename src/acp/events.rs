@@ -11,11 +11,13 @@ use std::sync::Mutex;
 use agent_client_protocol::Client;
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
-    ContentBlock, ContentChunk, Notice, NoticeSeverity, SessionId, SessionNotification, SessionUpdate,
+    CompactionStatus, CompactionSummaryChunk, CompactionUpdate, ContentBlock, ContentChunk, Notice, NoticeSeverity,
+    SessionId, SessionNotification, SessionUpdate,
 };
 use serde_json::Value;
 
 use super::cards;
+use crate::agent::compress::CompactionEvent;
 use crate::agent::{AgentEvent, EventSink};
 
 /// Open cards of one turn.
@@ -31,16 +33,24 @@ pub struct AcpEventSink {
     session_id: SessionId,
     cwd: PathBuf,
     notices: bool,
+    compaction: bool,
     open: Mutex<OpenCards>,
 }
 
 impl AcpEventSink {
-    pub fn new(cx: ConnectionTo<Client>, session_id: &str, cwd: PathBuf, notices: bool) -> AcpEventSink {
+    pub fn new(
+        cx: ConnectionTo<Client>,
+        session_id: &str,
+        cwd: PathBuf,
+        notices: bool,
+        compaction: bool,
+    ) -> AcpEventSink {
         AcpEventSink {
             cx,
             session_id: SessionId::new(session_id),
             cwd,
             notices,
+            compaction,
             open: Mutex::new(OpenCards::default()),
         }
     }
@@ -139,6 +149,11 @@ impl EventSink for AcpEventSink {
                     self.send(update);
                 }
             }
+            AgentEvent::Compaction(event) => {
+                if self.compaction {
+                    self.send(compaction_update(event));
+                }
+            }
             AgentEvent::Retrying(notice) => {
                 let text = format!(
                     "provider busy ({}), retrying in {:.0} s (attempt {} of {})",
@@ -158,6 +173,27 @@ impl EventSink for AcpEventSink {
                     ))));
                 }
             }
+        }
+    }
+}
+
+/// A compaction event as the update a client with `session.compaction` understands.
+pub fn compaction_update(event: CompactionEvent) -> SessionUpdate {
+    match event {
+        CompactionEvent::Started { id } => {
+            SessionUpdate::CompactionUpdate(CompactionUpdate::new(id, CompactionStatus::InProgress))
+        }
+        CompactionEvent::SummaryChunk { id, text } => {
+            SessionUpdate::CompactionSummaryChunk(CompactionSummaryChunk::new(id, ContentBlock::from(text)))
+        }
+        CompactionEvent::Completed { id, summary, .. } => {
+            let text = summary.unwrap_or_else(|| "Old tool outputs were cleared to make room.".to_string());
+            SessionUpdate::CompactionUpdate(
+                CompactionUpdate::new(id, CompactionStatus::Completed).summary(vec![ContentBlock::from(text)]),
+            )
+        }
+        CompactionEvent::Cancelled { id } => {
+            SessionUpdate::CompactionUpdate(CompactionUpdate::new(id, CompactionStatus::Cancelled))
         }
     }
 }

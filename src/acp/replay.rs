@@ -9,18 +9,31 @@ use agent_client_protocol::v1::schema::{ContentBlock, ContentChunk, SessionUpdat
 use serde_json::Value;
 
 use super::cards;
+use super::events::compaction_update;
+use crate::agent::compress::{self, CompactionEvent};
 use crate::agent::events::arguments_value;
 use crate::tools::{ToolOutput, display_from_meta};
 use crate::transcript::{Message, Role};
 
 /// The updates that reproduce `history` in the editor.
-pub fn updates(history: &[Message], cwd: &Path) -> Vec<SessionUpdate> {
+pub fn updates(history: &[Message], cwd: &Path, compaction: bool) -> Vec<SessionUpdate> {
     let mut out = Vec::new();
     let mut call_args: HashMap<&str, (&str, Value)> = HashMap::new();
     for message in history {
         match message.role() {
             Role::User => {
                 if is_internal(message) {
+                    continue;
+                }
+                if compaction
+                    && let (Some(id), Some(body)) = (compress::compaction_id(message), compress::summary_body(message))
+                {
+                    let event = CompactionEvent::Completed {
+                        id: id.to_string(),
+                        summary: Some(body.to_string()),
+                        used_fallback: false,
+                    };
+                    out.push(compaction_update(event));
                     continue;
                 }
                 for block in user_blocks(message) {

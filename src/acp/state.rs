@@ -29,6 +29,14 @@ impl AcpState {
         self.client_caps.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
+    /// Whether the client renders `compaction_update` / `compaction_summary_chunk`.
+    pub fn supports_compaction(&self) -> bool {
+        self.client_caps()
+            .session
+            .as_ref()
+            .is_some_and(|s| s.compaction.is_some())
+    }
+
     /// Whether the client renders `notice` updates.
     pub fn supports_notices(&self) -> bool {
         self.client_caps().session.as_ref().is_some_and(|s| s.notices.is_some())

@@ -35,6 +35,8 @@ pub enum AgentEvent {
     },
     /// A provider call failed and will be retried.
     Retrying(RetryNotice),
+    /// Context compaction progress.
+    Compaction(super::compress::CompactionEvent),
 }
 
 /// Receives a turn's events, in order.

@@ -39,6 +39,7 @@ pub struct TurnContext {
     pub cancel: CancellationToken,
     pub events: Sink,
     pub store: Store,
+    pub compaction: super::CompactionSettings,
 }
 
 /// How a turn ended.
@@ -83,6 +84,18 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
             )
             .await?;
         }
+        let target = super::CompactionTarget {
+            session_id: &ctx.session_id,
+            provider: ctx.provider.as_ref(),
+            store: &ctx.store,
+            events: &ctx.events,
+            cancel: &ctx.cancel,
+        };
+        if !super::compaction::compact_if_due(&ctx.compaction, &target, history, &ctx.system_prompt, &schemas).await? {
+            outcome.stop = StopReason::Cancelled;
+            return Ok(outcome);
+        }
+        let sent_len = history.len();
         let request = ChatRequest {
             model: ctx.model.clone(),
             messages: provider_messages(&ctx.system_prompt, history),
@@ -127,6 +140,7 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
             }
         };
         if let Some(usage) = assembled.usage {
+            ctx.compaction.record_call(usage.input_tokens, sent_len);
             outcome.usage.add(&usage);
             outcome.context_tokens = Some(usage.input_tokens + usage.output_tokens);
         }

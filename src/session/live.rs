@@ -31,6 +31,8 @@ pub struct Session {
     turn_cancel: Mutex<Option<CancellationToken>>,
     pub workspace: Arc<Workspace>,
     pub tool_state: Arc<SessionToolState>,
+    /// Automatic-compaction memory (last prompt size, loop guard), kept across turns.
+    pub auto_compaction: Arc<Mutex<crate::agent::compress::AutoCompaction>>,
     /// The session's tools: the built-in set plus any MCP servers it connected.
     tools: Mutex<ToolRegistry>,
     /// Built once per session (prompt caching depends on a stable prefix); cleared when the
@@ -52,6 +54,7 @@ impl Session {
             history: tokio::sync::Mutex::new(history),
             turn_cancel: Mutex::new(None),
             tool_state,
+            auto_compaction: Arc::default(),
             tools: Mutex::new(tools),
             system_prompt: Mutex::new(None),
             closed: AtomicBool::new(false),

@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::agent::{self, AgentError, Sink, TurnContext, TurnOutcome};
+use crate::agent::compress::{self, CompressionConfig};
+use crate::agent::{self, AgentError, CompactionSettings, CompactionTarget, Sink, TurnContext, TurnOutcome};
 use crate::config::{Config, ProviderSettings};
 use crate::llm::{Provider, RetryPolicy};
 use crate::store::{SessionPatch, SessionRecord, Store, StoreError, iso8601, now_ms};
@@ -69,6 +70,7 @@ pub struct SessionManager {
     tools: ToolRegistry,
     services: Arc<ToolServices>,
     retry: RetryPolicy,
+    compression: CompressionConfig,
 }
 
 impl SessionManager {
@@ -80,6 +82,7 @@ impl SessionManager {
         retry: RetryPolicy,
     ) -> SessionManager {
         let catalog = ModelCatalog::new(config.file.model_choices.clone());
+        let compression = CompressionConfig::from_config_file(&config.home.join("config.yaml"));
         if let Ok((_, p)) = &provider {
             catalog.spawn_fetch(p.clone());
         }
@@ -96,6 +99,7 @@ impl SessionManager {
             tools,
             services,
             retry,
+            compression,
         }
     }
 
@@ -405,10 +409,62 @@ impl SessionManager {
             cancel,
             events: seams.events,
             store: self.store.clone(),
+            compaction: self.compaction_settings(session, &settings.model),
         };
         let result = agent::run_turn(&ctx, &mut history, user).await;
         session.end_turn();
         Ok(result?)
+    }
+
+    /// The context window of `model` (config `model.context_length` wins).
+    pub fn context_window(&self, model: &str) -> u64 {
+        compress::context_window(model, self.config.file.context_length)
+    }
+
+    pub fn compression(&self) -> &CompressionConfig {
+        &self.compression
+    }
+
+    fn compaction_settings(&self, session: &Session, model: &str) -> CompactionSettings {
+        CompactionSettings::new(
+            self.compression.clone(),
+            model,
+            self.config.file.context_length,
+            session.auto_compaction.clone(),
+        )
+    }
+
+    /// `/compact`: compacts the conversation now. Returns the reply text.
+    pub async fn compact_now(&self, session: &Arc<Session>, events: Sink) -> Result<String, SessionError> {
+        use compress::replies;
+        let (_, provider) = self.provider()?;
+        let mut history = session.history.lock().await;
+        if history.is_empty() {
+            return Ok(replies::NOTHING_TO_COMPRESS.to_string());
+        }
+        if !self.compression.enabled {
+            return Ok(replies::DISABLED.to_string());
+        }
+        let model = session.settings().model;
+        let settings = self.compaction_settings(session, &model);
+        let Some(plan) = compress::plan_manual(&history, &self.compression, settings.context_window) else {
+            return Ok(replies::too_short(history.len()));
+        };
+        let cancel = session.begin_turn();
+        let target = CompactionTarget {
+            session_id: &session.id,
+            provider: provider.as_ref(),
+            store: &self.store,
+            events: &events,
+            cancel: &cancel,
+        };
+        let result = agent::compaction_run(&settings, &target, &mut history, &plan).await;
+        session.end_turn();
+        match result {
+            Ok(done) => Ok(replies::compacted(&done)),
+            Err(agent::CompactError::Cancelled) => Ok(replies::failed(&"cancelled")),
+            Err(agent::CompactError::Store(e)) => Err(e.into()),
+        }
     }
 
     /// Clears a session's history (`/reset`).
@@ -416,6 +472,11 @@ impl SessionManager {
         let mut history = session.history.lock().await;
         self.store.clear_messages(&session.id).await?;
         history.clear();
+        session
+            .auto_compaction
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .reset();
         Ok(())
     }
 }

@@ -40,7 +40,10 @@ impl SessionToolState {
 
     /// Queues guidance for the running turn.
     pub fn add_guidance(&self, text: &str) {
-        self.guidance.lock().unwrap_or_else(|p| p.into_inner()).push(text.to_string());
+        self.guidance
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(text.to_string());
     }
 
     /// Takes the queued guidance (empty when none).

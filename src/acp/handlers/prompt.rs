@@ -6,7 +6,8 @@
 use std::sync::Arc;
 
 use agent_client_protocol::v1::schema::{
-    PromptRequest, PromptResponse, SessionInfoUpdate, SessionUpdate, StopReason, Usage,
+    ContentBlock, ContentChunk, PromptRequest, PromptResponse, SessionInfoUpdate, SessionUpdate, StopReason, Usage,
+    UsageUpdate,
 };
 use agent_client_protocol::v1::{ConnectionTo, Responder};
 use agent_client_protocol::{Client, Error};
@@ -23,6 +24,7 @@ use crate::agent::{self, Sink};
 use crate::session::{Session, TurnSeams};
 use crate::store::{iso8601, now_ms};
 use crate::tools::{LocalTerminals, TerminalHost};
+use crate::transcript::Message;
 
 /// Starts the turn on its own task and returns at once.
 pub fn start_prompt(
@@ -52,16 +54,78 @@ async fn run(
         &session.id,
         session.settings().cwd,
         state.supports_notices(),
+        state.supports_compaction(),
     ));
-    if let Some(text) = convert::plain_text(&req.prompt)
-        && let Some(reply) = commands::handle(state, &session, &text).await
-    {
-        sink.say(&reply);
-        return Ok(PromptResponse::new(StopReason::EndTurn));
-    }
-    let Some(user) = convert::prompt_to_message(&req.prompt, &session.settings().cwd) else {
-        return Ok(PromptResponse::new(StopReason::EndTurn));
+    let command = match convert::plain_text(&req.prompt) {
+        Some(text) => commands::handle(state, &session, sink.clone() as Sink, &text).await,
+        None => None,
     };
+    let first = match command {
+        Some(commands::Outcome::Reply(reply)) => {
+            sink.say(&reply);
+            return Ok(PromptResponse::new(StopReason::EndTurn));
+        }
+        Some(commands::Outcome::Prompt(text)) => Message::user(text),
+        None => match convert::prompt_to_message(&req.prompt, &session.settings().cwd) {
+            Some(message) => message,
+            None => return Ok(PromptResponse::new(StopReason::EndTurn)),
+        },
+    };
+    let seams = seams(state, cx, &session, &sink);
+    let mut total = crate::transcript::Usage::default();
+    let mut stop = StopReason::EndTurn;
+    let mut context_tokens = None;
+    let mut next = Some(first);
+    // Prompts queued with `/queue` run after this one, inside this same request.
+    while let Some(user) = next.take() {
+        let turn = state.manager.run_prompt(&session, user, seams.clone());
+        tokio::pin!(turn);
+        let result = tokio::select! {
+            result = &mut turn => result,
+            _ = rpc_cancel.cancelled() => {
+                session.cancel();
+                turn.await
+            }
+        };
+        let outcome = match result {
+            Ok(outcome) => outcome,
+            Err(e) => {
+                sink.close_open_cards("The turn failed before this tool call finished.");
+                tracing::warn!(session = %session.id, error = %e, "prompt failed");
+                return Err(to_rpc(e));
+            }
+        };
+        total.add(&outcome.usage);
+        context_tokens = outcome.context_tokens.or(context_tokens);
+        stop = match outcome.stop {
+            agent::StopReason::EndTurn => StopReason::EndTurn,
+            agent::StopReason::MaxTokens => StopReason::MaxTokens,
+            agent::StopReason::MaxTurnRequests => StopReason::MaxTurnRequests,
+            agent::StopReason::Cancelled => StopReason::Cancelled,
+        };
+        if stop == StopReason::Cancelled {
+            sink.close_open_cards("Cancelled by the user.");
+            break;
+        }
+        sink.close_open_cards("The turn ended before this tool call finished.");
+        announce_title(state, &session, &sink).await;
+        if let Some(queued) = session.dequeue() {
+            sink.send(SessionUpdate::UserMessageChunk(ContentChunk::new(ContentBlock::from(
+                queued.clone(),
+            ))));
+            next = Some(Message::user(queued));
+        }
+    }
+    sink.send(usage_update(state, &session, context_tokens).await);
+    let usage = Usage::new(total.total(), total.input_tokens, total.output_tokens)
+        .thought_tokens(Some(total.reasoning_tokens).filter(|n| *n > 0))
+        .cached_read_tokens(Some(total.cache_read_tokens).filter(|n| *n > 0));
+    Ok(PromptResponse::new(stop).usage(usage))
+}
+
+/// The editor seams of one prompt: permissions, files and terminals through the editor when it
+/// offers them.
+fn seams(state: &AcpState, cx: &ConnectionTo<Client>, session: &Arc<Session>, sink: &Arc<AcpEventSink>) -> TurnSeams {
     let caps = state.client_caps();
     let approver = AcpApprover::new(
         cx.clone(),
@@ -81,46 +145,22 @@ async fn run(
     } else {
         Arc::new(LocalTerminals)
     };
-    let seams = TurnSeams {
+    TurnSeams {
         events: sink.clone() as Sink,
         approver: Arc::new(approver),
         fs: Arc::new(fs),
         terminals,
-    };
-    let turn = state.manager.run_prompt(&session, user, seams);
-    tokio::pin!(turn);
-    let result = tokio::select! {
-        result = &mut turn => result,
-        _ = rpc_cancel.cancelled() => {
-            session.cancel();
-            turn.await
-        }
-    };
-    let outcome = match result {
-        Ok(outcome) => outcome,
-        Err(e) => {
-            sink.close_open_cards("The turn failed before this tool call finished.");
-            tracing::warn!(session = %session.id, error = %e, "prompt failed");
-            return Err(to_rpc(e));
-        }
-    };
-    let stop = match outcome.stop {
-        agent::StopReason::EndTurn => StopReason::EndTurn,
-        agent::StopReason::MaxTokens => StopReason::MaxTokens,
-        agent::StopReason::MaxTurnRequests => StopReason::MaxTurnRequests,
-        agent::StopReason::Cancelled => StopReason::Cancelled,
-    };
-    if stop == StopReason::Cancelled {
-        sink.close_open_cards("Cancelled by the user.");
-    } else {
-        sink.close_open_cards("The turn ended before this tool call finished.");
-        announce_title(state, &session, &sink).await;
     }
-    let u = outcome.usage;
-    let usage = Usage::new(u.total(), u.input_tokens, u.output_tokens)
-        .thought_tokens(Some(u.reasoning_tokens).filter(|n| *n > 0))
-        .cached_read_tokens(Some(u.cache_read_tokens).filter(|n| *n > 0));
-    Ok(PromptResponse::new(stop).usage(usage))
+}
+
+/// How full the context is: the last call's reported tokens, else an estimate of the history.
+pub async fn usage_update(state: &AcpState, session: &Session, reported: Option<u64>) -> SessionUpdate {
+    let used = match reported {
+        Some(tokens) => tokens,
+        None => crate::agent::compress::estimate_tokens(&session.history().await),
+    };
+    let size = state.manager.context_window(&session.settings().model);
+    SessionUpdate::UsageUpdate(UsageUpdate::new(used, size))
 }
 
 /// After the first turn: a short title, stored and announced (a user's own title is kept).

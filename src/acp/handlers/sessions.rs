@@ -89,7 +89,7 @@ pub async fn load_session(
     // The whole history goes out before the response (ACP requires it).
     let history = session.history().await;
     let cwd = session.settings().cwd;
-    for update in replay::updates(&history, &cwd) {
+    for update in replay::updates(&history, &cwd, state.supports_compaction()) {
         if let Err(e) = cx.send_notification(SessionNotification::new(session.id.clone(), update)) {
             tracing::debug!(error = %e, "replay interrupted");
             break;

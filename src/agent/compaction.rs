@@ -1,0 +1,141 @@
+//! Context compaction inside the turn loop: before each model call, when the conversation has
+//! grown past the threshold, summarise the middle (keeping the first exchange and a protected
+//! tail), persist the new live history (the old rows stay, marked compacted) and go on. Also the
+//! on-demand `/compact`.
+
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use super::compress::{self, AutoCompaction, CompactionOutcome, CompressError, CompressionConfig, Plan};
+use super::{AgentError, AgentEvent, Sink};
+use crate::llm::Provider;
+use crate::store::Store;
+use crate::transcript::Message;
+
+/// What a turn needs to compact.
+#[derive(Clone)]
+pub struct CompactionSettings {
+    pub config: CompressionConfig,
+    pub context_window: u64,
+    pub summary_model: String,
+    /// Per session, across turns (it remembers the last prompt size and pauses after loops).
+    pub auto: Arc<Mutex<AutoCompaction>>,
+}
+
+impl CompactionSettings {
+    pub fn new(
+        config: CompressionConfig,
+        model: &str,
+        configured_window: Option<u64>,
+        auto: Arc<Mutex<AutoCompaction>>,
+    ) -> Self {
+        let context_window = compress::context_window(model, configured_window);
+        let summary_model = config.summary_model.clone().unwrap_or_else(|| model.to_string());
+        CompactionSettings {
+            config,
+            context_window,
+            summary_model,
+            auto,
+        }
+    }
+
+    pub fn threshold(&self) -> u64 {
+        self.config.threshold_tokens(self.context_window)
+    }
+
+    fn auto(&self) -> std::sync::MutexGuard<'_, AutoCompaction> {
+        self.auto.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// After a model call: the real prompt size it reported.
+    pub fn record_call(&self, prompt_tokens: u64, history_len: usize) {
+        let threshold = self.threshold();
+        self.auto().record_call(prompt_tokens, history_len, threshold);
+    }
+}
+
+/// The parts of a turn compaction uses.
+pub struct CompactionTarget<'a> {
+    pub session_id: &'a str,
+    pub provider: &'a dyn Provider,
+    pub store: &'a Store,
+    pub events: &'a Sink,
+    pub cancel: &'a CancellationToken,
+}
+
+/// Compacts `history` when due. Returns `false` when the user cancelled meanwhile.
+pub async fn compact_if_due(
+    settings: &CompactionSettings,
+    target: &CompactionTarget<'_>,
+    history: &mut Vec<Message>,
+    system_prompt: &str,
+    tools: &[Value],
+) -> Result<bool, AgentError> {
+    if !settings.config.enabled {
+        return Ok(true);
+    }
+    let plan = settings
+        .auto()
+        .due(history, &settings.config, settings.context_window, || {
+            compress::estimate_request_tokens(system_prompt, history, tools)
+        });
+    let Some(plan) = plan else { return Ok(true) };
+    match run(settings, target, history, &plan).await {
+        Ok(_) => Ok(true),
+        Err(CompactError::Cancelled) => Ok(false),
+        Err(CompactError::Store(e)) => Err(e),
+    }
+}
+
+/// Why an explicit compaction did not happen.
+#[derive(Debug)]
+pub enum CompactError {
+    Cancelled,
+    Store(AgentError),
+}
+
+/// Carries out `plan`: summarise (or prune), persist, replace the live history.
+pub async fn run(
+    settings: &CompactionSettings,
+    target: &CompactionTarget<'_>,
+    history: &mut Vec<Message>,
+    plan: &Plan,
+) -> Result<CompactionOutcome, CompactError> {
+    let events = target.events.clone();
+    let mut on_event = |e| events.emit(AgentEvent::Compaction(e));
+    let done = match compress::compact(
+        target.provider,
+        &settings.summary_model,
+        history,
+        plan,
+        target.cancel,
+        &mut on_event,
+    )
+    .await
+    {
+        Ok(done) => done,
+        Err(CompressError::Cancelled) => return Err(CompactError::Cancelled),
+        Err(e) => {
+            // `compact` only fails on cancellation; anything else is a bug worth logging.
+            tracing::error!(error = %e, "context compaction failed");
+            return Err(CompactError::Cancelled);
+        }
+    };
+    target
+        .store
+        .compact_session(target.session_id, done.history.clone())
+        .await
+        .map_err(|e| CompactError::Store(e.into()))?;
+    tracing::info!(
+        session = target.session_id,
+        before = done.messages_before,
+        after = done.messages_after,
+        fallback = done.used_fallback,
+        "context compacted"
+    );
+    *history = done.history.clone();
+    settings.auto().compacted();
+    Ok(done)
+}
