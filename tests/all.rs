@@ -3,6 +3,8 @@
 
 mod support;
 
+/// The native Anthropic Messages provider against the mock Messages API.
+mod anthropic;
 /// The editor config snippets and the ACP registry manifest.
 mod distribution;
 /// Streaming prompts, cancel, provider failures and retries.
