@@ -2,11 +2,12 @@
 //! ending in `/anthropic`): authentication (API keys in `x-api-key`, Claude subscription OAuth
 //! tokens as a bearer with the Claude Code identity), the streaming `POST /v1/messages`, and
 //! `GET /v1/models`. `convert` and `request` build the body (with prompt-cache breakpoints),
-//! `sse` parses the answer.
+//! `sse` parses the answer (`wire` holds the shapes of its events).
 
 pub mod convert;
 pub mod request;
 pub mod sse;
+mod wire;
 
 #[cfg(test)]
 mod tests;

@@ -11,6 +11,7 @@ use futures::{Stream, StreamExt, stream};
 use serde::Deserialize;
 
 use super::request::ToolNames;
+use super::wire::{BlockDelta, BlockStart, BlockStop, ErrorEvent, MessageDelta, MessageStart, Typed, WireUsage};
 use crate::llm::{EventStream, LlmError, StreamEvent};
 use crate::transcript::Usage;
 
@@ -38,104 +39,6 @@ pub struct SseParser {
     usage: Usage,
     usage_sent: bool,
     complete: bool,
-}
-
-#[derive(Deserialize)]
-struct Typed<'a> {
-    #[serde(rename = "type", borrow)]
-    kind: Cow<'a, str>,
-}
-
-#[derive(Deserialize, Default)]
-struct WireUsage {
-    input_tokens: Option<u64>,
-    output_tokens: Option<u64>,
-    cache_creation_input_tokens: Option<u64>,
-    cache_read_input_tokens: Option<u64>,
-}
-
-#[derive(Deserialize)]
-struct MessageStart {
-    message: StartedMessage,
-}
-
-#[derive(Deserialize)]
-struct StartedMessage {
-    #[serde(default)]
-    usage: Option<WireUsage>,
-}
-
-#[derive(Deserialize)]
-struct BlockStart {
-    index: usize,
-    content_block: StartedBlock,
-}
-
-#[derive(Deserialize)]
-struct StartedBlock {
-    #[serde(rename = "type")]
-    kind: String,
-    #[serde(default)]
-    text: Option<String>,
-    #[serde(default)]
-    thinking: Option<String>,
-    #[serde(default)]
-    id: Option<String>,
-    #[serde(default)]
-    name: Option<String>,
-    #[serde(default)]
-    input: Option<serde_json::Value>,
-}
-
-#[derive(Deserialize)]
-struct BlockDelta<'a> {
-    index: usize,
-    #[serde(borrow)]
-    delta: Delta<'a>,
-}
-
-#[derive(Deserialize)]
-struct Delta<'a> {
-    #[serde(rename = "type", borrow)]
-    kind: Cow<'a, str>,
-    #[serde(default)]
-    text: Option<String>,
-    #[serde(default)]
-    thinking: Option<String>,
-    #[serde(default)]
-    partial_json: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct BlockStop {
-    index: usize,
-}
-
-#[derive(Deserialize)]
-struct MessageDelta {
-    #[serde(default)]
-    delta: Option<StopInfo>,
-    #[serde(default)]
-    usage: Option<WireUsage>,
-}
-
-#[derive(Deserialize)]
-struct StopInfo {
-    #[serde(default)]
-    stop_reason: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct ErrorEvent {
-    error: ErrorBody,
-}
-
-#[derive(Deserialize)]
-struct ErrorBody {
-    #[serde(rename = "type", default)]
-    kind: String,
-    #[serde(default)]
-    message: String,
 }
 
 impl SseParser {
@@ -261,16 +164,14 @@ impl SseParser {
             "thinking_delta" => push_text(out, delta.thinking, StreamEvent::Reasoning),
             "input_json_delta" => {
                 let fragment = delta.partial_json.unwrap_or_default();
+                if fragment.is_empty() {
+                    return;
+                }
                 if let Some(Block::ToolUse { streamed, initial }) = self.block_mut(index) {
-                    if fragment.is_empty() {
-                        return;
-                    }
                     *streamed = true;
                     *initial = None;
                 }
-                if !fragment.is_empty() {
-                    out.push(tool_delta(index, None, None, fragment));
-                }
+                out.push(tool_delta(index, None, None, fragment));
             }
             // signature_delta (thinking signatures), citations_delta…: not kept.
             _ => {}
