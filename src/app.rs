@@ -22,7 +22,8 @@ pub fn build_manager(config: Config) -> Arc<SessionManager> {
     let provider = match &config.provider {
         Ok(settings) => {
             tracing::info!(provider = %settings.id, model = %settings.model, base_url = %settings.base_url, reason = %settings.reason, "provider resolved");
-            llm::from_settings(settings, llm::http::client()).map(|p| (settings.clone(), p))
+            llm::from_settings(settings, config.file.prompt_cache_ttl, llm::http::client())
+                .map(|p| (settings.clone(), p))
         }
         Err(e) => {
             tracing::warn!("{e}");

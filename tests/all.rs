@@ -3,6 +3,8 @@
 
 mod support;
 
+/// The native Anthropic Messages provider against the mock Messages API.
+mod anthropic;
 /// Tidy checks: module headers, one-way layering, no stdout printing in the library.
 mod architecture;
 /// The editor bridge: modes, permissions, timeouts, editor files, replay fidelity.

@@ -49,7 +49,7 @@ async fn verdict() -> (String, u8) {
             3,
         );
     }
-    let provider = match llm::from_settings(&settings, llm::http::client()) {
+    let provider = match llm::from_settings(&settings, config.file.prompt_cache_ttl, llm::http::client()) {
         Ok(p) => p,
         Err(e) => return (format!("hermes-acp check FAILED (provider): {e}"), 2),
     };

@@ -125,7 +125,7 @@ async fn wizard() -> Result<(), String> {
         model: String::new(),
         reason: "setup".into(),
     };
-    let provider = llm::from_settings(&settings, llm::http::client())?;
+    let provider = llm::from_settings(&settings, Default::default(), llm::http::client())?;
     println!("Asking {base_url} for its models…");
     let models = match provider.list_models().await {
         Ok(models) => models,

@@ -24,6 +24,27 @@ pub struct ConfigFile {
     pub max_turns: Option<u32>,
     /// `acp.yolo` (ours): offer the no-prompts mode.
     pub yolo: bool,
+    /// `prompt_caching.cache_ttl` (Hermes' key): how long Anthropic keeps cached prompt prefixes.
+    pub prompt_cache_ttl: CacheTtl,
+}
+
+/// The lifetime of Anthropic prompt-cache breakpoints. Hermes accepts `5m` (the default) and
+/// `1h`; anything else (`off`, `2h`, a typo) falls back to the default, as in Hermes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum CacheTtl {
+    #[default]
+    FiveMinutes,
+    OneHour,
+}
+
+impl CacheTtl {
+    pub fn parse(value: &str) -> Option<CacheTtl> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "5m" => Some(CacheTtl::FiveMinutes),
+            "1h" => Some(CacheTtl::OneHour),
+            _ => None,
+        }
+    }
 }
 
 /// Why `config.yaml` could not be used.
@@ -98,6 +119,12 @@ impl ConfigFile {
                 .and_then(|a| a.get("yolo"))
                 .and_then(Value::as_bool)
                 .unwrap_or(false),
+            prompt_cache_ttl: root
+                .get("prompt_caching")
+                .and_then(|p| p.get("cache_ttl"))
+                .and_then(Value::as_str)
+                .and_then(CacheTtl::parse)
+                .unwrap_or_default(),
         })
     }
 }
@@ -141,5 +168,15 @@ mod tests {
             Some("gpt-x")
         );
         assert_eq!(ConfigFile::parse("").unwrap(), ConfigFile::default());
+    }
+
+    #[test]
+    fn prompt_cache_ttl_is_5m_unless_1h() {
+        let ttl = |text: &str| ConfigFile::parse(text).unwrap().prompt_cache_ttl;
+        assert_eq!(ttl("prompt_caching:\n  cache_ttl: 1h\n"), CacheTtl::OneHour);
+        assert_eq!(ttl("prompt_caching:\n  cache_ttl: 5m\n"), CacheTtl::FiveMinutes);
+        assert_eq!(ttl("prompt_caching:\n  cache_ttl: 2h\n"), CacheTtl::FiveMinutes);
+        assert_eq!(ttl("prompt_caching:\n  cache_ttl: off\n"), CacheTtl::FiveMinutes);
+        assert_eq!(ttl("model: x\n"), CacheTtl::FiveMinutes);
     }
 }

@@ -2,6 +2,7 @@
 //! `StreamEvent`s; `retry` wraps it with backoff; `assemble` folds the events into an assistant
 //! message. Only this module knows provider wire formats.
 
+pub mod anthropic;
 pub mod assemble;
 pub mod error;
 pub mod http;
@@ -63,6 +64,7 @@ pub trait Provider: Send + Sync {
 /// Builds the provider for resolved settings.
 pub fn from_settings(
     settings: &crate::config::ProviderSettings,
+    cache_ttl: crate::config::file::CacheTtl,
     client: reqwest::Client,
 ) -> Result<std::sync::Arc<dyn Provider>, String> {
     use crate::config::ApiMode;
@@ -78,9 +80,8 @@ pub fn from_settings(
             &key_hint,
             client,
         ))),
-        ApiMode::AnthropicMessages => Err(format!(
-            "Provider '{}' at {} speaks the Anthropic Messages API, which this build of hermes-acp does not support yet. Use an OpenAI-compatible endpoint (OpenRouter serves Claude models).",
-            settings.id, settings.base_url
+        ApiMode::AnthropicMessages => Ok(std::sync::Arc::new(
+            anthropic::AnthropicProvider::from_settings(settings, &key_hint, client).with_cache_ttl(cache_ttl),
         )),
     }
 }

@@ -4,6 +4,7 @@
 //! and notifications.
 #![allow(dead_code)]
 
+pub mod mock_anthropic;
 pub mod mock_llm;
 
 use std::path::{Path, PathBuf};

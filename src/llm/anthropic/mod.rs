@@ -1,0 +1,184 @@
+//! Anthropic's native Messages API (api.anthropic.com, and compatible servers under a base URL
+//! ending in `/anthropic`): authentication (API keys in `x-api-key`, Claude subscription OAuth
+//! tokens as a bearer with the Claude Code identity), the streaming `POST /v1/messages`, and
+//! `GET /v1/models`. `convert` and `request` build the body (with prompt-cache breakpoints),
+//! `sse` parses the answer (`wire` holds the shapes of its events).
+
+pub mod convert;
+pub mod request;
+pub mod sse;
+mod wire;
+
+#[cfg(test)]
+mod tests;
+
+use futures::future::BoxFuture;
+use serde_json::Value;
+
+use super::{ChatRequest, EventStream, LlmError, Provider, http};
+use crate::config::ProviderSettings;
+use crate::config::file::CacheTtl;
+use request::BodyOptions;
+
+pub use sse::SseParser;
+
+pub const ANTHROPIC_VERSION: &str = "2023-06-01";
+/// Beta flags Anthropic requires on the subscription (OAuth) route.
+const OAUTH_BETAS: &str = "claude-code-20250219,oauth-2025-04-20";
+/// The client Anthropic expects on the subscription route (Hermes sends the same shape).
+const OAUTH_USER_AGENT: &str = "claude-cli/2.1.74 (external, cli)";
+/// Env variables whose value is a subscription token rather than an API key.
+const OAUTH_VARS: [&str; 2] = ["ANTHROPIC_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"];
+
+/// A Messages API endpoint.
+pub struct AnthropicProvider {
+    id: String,
+    /// Without a trailing `/v1`: endpoints are `{base}/v1/messages` and `{base}/v1/models`.
+    base_url: String,
+    api_key: Option<String>,
+    oauth: bool,
+    key_hint: String,
+    cache_ttl: CacheTtl,
+    client: reqwest::Client,
+}
+
+impl AnthropicProvider {
+    /// `key_source` is the env variable the key came from (it tells an OAuth token apart).
+    pub fn new(
+        id: &str,
+        base_url: &str,
+        api_key: Option<String>,
+        key_source: Option<&str>,
+        key_hint: &str,
+        client: reqwest::Client,
+    ) -> AnthropicProvider {
+        let oauth = api_key.as_deref().is_some_and(|key| is_oauth(key, key_source));
+        AnthropicProvider {
+            id: id.to_string(),
+            base_url: normalize_base(base_url),
+            api_key,
+            oauth,
+            key_hint: key_hint.to_string(),
+            cache_ttl: CacheTtl::default(),
+            client,
+        }
+    }
+
+    pub fn from_settings(settings: &ProviderSettings, key_hint: &str, client: reqwest::Client) -> AnthropicProvider {
+        AnthropicProvider::new(
+            &settings.id,
+            &settings.base_url,
+            settings.api_key.as_ref().map(|k| k.expose().to_string()),
+            settings.key_source.as_deref(),
+            key_hint,
+            client,
+        )
+    }
+
+    /// The lifetime of prompt-cache breakpoints (`prompt_caching.cache_ttl`).
+    pub fn with_cache_ttl(mut self, ttl: CacheTtl) -> AnthropicProvider {
+        self.cache_ttl = ttl;
+        self
+    }
+
+    /// Whether requests go out as a Claude subscription (bearer token + Claude Code identity).
+    pub fn is_oauth(&self) -> bool {
+        self.oauth
+    }
+
+    /// The URL of an API path such as `messages`.
+    pub fn endpoint(&self, path: &str) -> String {
+        format!("{}/v1/{path}", self.base_url)
+    }
+
+    fn authorize(&self, builder: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        let builder = builder.header("anthropic-version", ANTHROPIC_VERSION);
+        match &self.api_key {
+            Some(key) if self.oauth => builder
+                .bearer_auth(key)
+                .header("anthropic-beta", OAUTH_BETAS)
+                .header(reqwest::header::USER_AGENT, OAUTH_USER_AGENT)
+                .header("x-app", "cli"),
+            Some(key) => builder.header("x-api-key", key),
+            None => builder,
+        }
+    }
+}
+
+/// Subscription tokens (`sk-ant-oat…`, or anything but an API key from the token variables)
+/// authenticate as a bearer; API keys (`sk-ant-api…`, third-party keys) go in `x-api-key`.
+pub fn is_oauth(key: &str, key_source: Option<&str>) -> bool {
+    if key.starts_with("sk-ant-api") {
+        return false;
+    }
+    key.starts_with("sk-ant-oat") || key_source.is_some_and(|var| OAUTH_VARS.contains(&var))
+}
+
+/// `https://api.anthropic.com`, `…/v1`, `…/anthropic/` and `…/anthropic/v1` all name the same
+/// API root; the `/v1` is added back per request so it is never doubled.
+pub fn normalize_base(base_url: &str) -> String {
+    let trimmed = base_url.trim().trim_end_matches('/');
+    trimmed.strip_suffix("/v1").unwrap_or(trimmed).to_string()
+}
+
+impl Provider for AnthropicProvider {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn stream<'a>(&'a self, request: &'a ChatRequest) -> BoxFuture<'a, Result<EventStream, LlmError>> {
+        Box::pin(async move {
+            let url = self.endpoint("messages");
+            let options = BodyOptions {
+                cache_ttl: self.cache_ttl,
+                oauth: self.oauth,
+            };
+            let (body, names) = request::request_body(request, options);
+            let response = self
+                .authorize(self.client.post(&url))
+                .header(reqwest::header::ACCEPT, "text/event-stream")
+                .json(&body)
+                .send()
+                .await
+                .map_err(|e| http::connect_error(&self.id, &url, &e))?;
+            if !response.status().is_success() {
+                return Err(http::status_error(&self.id, &self.key_hint, response).await);
+            }
+            let parser = SseParser::new(&self.id, &self.key_hint).with_tool_names(names);
+            Ok(sse::event_stream(parser, http::sse_events(response)))
+        })
+    }
+
+    fn list_models(&self) -> BoxFuture<'_, Result<Vec<String>, LlmError>> {
+        Box::pin(async move {
+            // The default page is 20 models; one page of the maximum covers every account.
+            let url = self.endpoint("models?limit=1000");
+            let response = self
+                .authorize(self.client.get(&url))
+                .timeout(std::time::Duration::from_secs(3))
+                .send()
+                .await
+                .map_err(|e| http::connect_error(&self.id, &url, &e))?;
+            if !response.status().is_success() {
+                return Err(http::status_error(&self.id, &self.key_hint, response).await);
+            }
+            let value: Value = response.json().await.map_err(|e| LlmError::Protocol {
+                provider: self.id.clone(),
+                message: e.to_string(),
+            })?;
+            Ok(model_ids(&value))
+        })
+    }
+}
+
+/// Model ids from `{"data": [{"id": …}, …]}`.
+pub fn model_ids(value: &Value) -> Vec<String> {
+    value
+        .get("data")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|m| m.get("id").and_then(Value::as_str))
+        .map(str::to_string)
+        .collect()
+}
