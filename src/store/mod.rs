@@ -4,6 +4,7 @@
 //! protocol loop or another session.
 
 mod migrations;
+mod search;
 mod sessions;
 
 use std::path::{Path, PathBuf};
@@ -11,6 +12,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use rusqlite::Connection;
 
+pub use search::{FoundMessage, MessageOwner, MessageView, SearchHit, SearchOrder, SessionInfo, fts5_query};
 pub use sessions::{SessionPatch, SessionRecord, SessionsPage};
 
 /// Why a store operation failed.

@@ -6,6 +6,7 @@ pub mod approval;
 pub mod approver;
 pub mod file_io;
 pub mod fs;
+pub mod memory;
 pub mod output;
 pub mod patch;
 pub mod process;
