@@ -417,6 +417,19 @@ impl Store {
         self.call(move |conn| Ok(visible_messages(conn, &session_id)?)).await
     }
 
+    /// Sessions (with messages) whose title is `title`, ignoring ASCII case; newest first.
+    pub async fn sessions_titled(&self, title: &str) -> Result<Vec<String>, StoreError> {
+        let title = title.to_string();
+        self.call(move |conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT id FROM sessions WHERE message_count > 0 AND title = ?1 COLLATE NOCASE \
+                 ORDER BY updated_at DESC LIMIT 10",
+            )?;
+            Ok(stmt.query_map([&title], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?)
+        })
+        .await
+    }
+
     /// The most recently active sessions with messages, skipping the `exclude` ids.
     pub async fn recent_sessions(&self, limit: usize, exclude: Vec<String>) -> Result<Vec<SessionInfo>, StoreError> {
         self.call(move |conn| {

@@ -14,6 +14,7 @@ pub mod read_file;
 pub mod redact;
 pub mod registry;
 pub mod search_files;
+pub mod session_search;
 pub mod shell;
 pub mod state;
 pub mod terminal;
