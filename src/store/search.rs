@@ -11,8 +11,12 @@ use std::collections::HashMap;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+mod fts;
+
 use super::{Store, StoreError};
 use crate::transcript::{Message, Role};
+use fts::fts5_plain;
+pub use fts::fts5_query;
 
 const VISIBLE: &str = "(active = 1 OR compacted = 1)";
 
@@ -33,8 +37,6 @@ pub struct SearchHit {
     /// The oldest ancestor through `parent_session_id` (the session itself when it has none).
     pub lineage_root: String,
     pub role: String,
-    /// The matched text with `>>>`/`<<<` around the matching terms.
-    pub snippet: String,
     /// Whether the row was compacted out of the live conversation.
     pub compacted: bool,
 }
@@ -119,83 +121,6 @@ fn row_to_message(row: &rusqlite::Row<'_>) -> rusqlite::Result<FoundMessage> {
     })
 }
 
-/// Turns free text into an FTS5 query that cannot be a syntax error: balanced `"phrases"` stay
-/// phrases, bare `AND`/`OR`/`NOT` between terms stay operators, a trailing `*` stays a prefix
-/// search, and every other word is quoted (so `NEAR(`, `a*b`, `col:x`, `-x` are plain text).
-/// `None` when nothing searchable is left.
-pub fn fts5_query(raw: &str) -> Option<String> {
-    enum Token {
-        Term(String),
-        Op(&'static str),
-    }
-    let quote = |text: &str| format!("\"{}\"", text.replace('"', "\"\""));
-    let searchable = |text: &str| text.chars().any(char::is_alphanumeric);
-    let mut tokens = Vec::new();
-    let mut rest = raw;
-    while let Some(start) = rest.find(|c: char| !c.is_whitespace()) {
-        rest = &rest[start..];
-        if let Some(after) = rest.strip_prefix('"')
-            && let Some(end) = after.find('"')
-        {
-            let phrase = &after[..end];
-            if searchable(phrase) {
-                tokens.push(Token::Term(quote(phrase)));
-            }
-            rest = &after[end + 1..];
-            continue;
-        }
-        let first = rest.chars().next().map_or(1, char::len_utf8);
-        let end = rest[first..]
-            .find(|c: char| c.is_whitespace() || c == '"')
-            .map_or(rest.len(), |i| i + first);
-        let word = rest[..end].trim_start_matches('"');
-        rest = &rest[end..];
-        match word {
-            "AND" => tokens.push(Token::Op("AND")),
-            "OR" => tokens.push(Token::Op("OR")),
-            "NOT" => tokens.push(Token::Op("NOT")),
-            _ => {
-                let stem = word.trim_end_matches('*');
-                if !searchable(stem) {
-                    continue;
-                }
-                let prefix = stem.len() < word.len() && stem.ends_with(char::is_alphanumeric);
-                tokens.push(Token::Term(if prefix { format!("{}*", quote(stem)) } else { quote(word) }));
-            }
-        }
-    }
-    // Operators need a term on both sides: drop leading, trailing and repeated ones.
-    let mut out: Vec<String> = Vec::new();
-    let mut pending: Option<&str> = None;
-    for token in tokens {
-        match token {
-            Token::Op(op) => {
-                if !out.is_empty() {
-                    pending = Some(op);
-                }
-            }
-            Token::Term(term) => {
-                if let Some(op) = pending.take() {
-                    out.push(op.to_string());
-                }
-                out.push(term);
-            }
-        }
-    }
-    (!out.is_empty()).then(|| out.join(" "))
-}
-
-/// The same words as plain quoted terms (no operators): the fallback if SQLite still rejects
-/// the sanitised query.
-fn fts5_plain(raw: &str) -> Option<String> {
-    let terms: Vec<String> = raw
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(|w| format!("\"{w}\""))
-        .collect();
-    (!terms.is_empty()).then(|| terms.join(" "))
-}
-
 fn lineage(conn: &Connection, id: &str) -> rusqlite::Result<Vec<String>> {
     let mut chain = vec![id.to_string()];
     let mut stmt = conn.prepare_cached("SELECT parent_session_id FROM sessions WHERE id = ?1")?;
@@ -210,13 +135,16 @@ fn lineage(conn: &Connection, id: &str) -> rusqlite::Result<Vec<String>> {
     Ok(chain)
 }
 
+/// A raw hit: message id, session id, role, compacted.
+type HitRow = (i64, String, String, bool);
+
 fn run_search(
     conn: &Connection,
     fts: &str,
     roles: &[String],
     order: SearchOrder,
     limit: usize,
-) -> rusqlite::Result<Vec<(i64, String, String, String, bool)>> {
+) -> rusqlite::Result<Vec<HitRow>> {
     let order_sql = match order {
         SearchOrder::Relevance => "rank",
         SearchOrder::Newest => "m.created_at DESC, m.id DESC, rank",
@@ -228,7 +156,7 @@ fn run_search(
         format!(" AND m.role IN ({})", vec!["?"; roles.len()].join(", "))
     };
     let sql = format!(
-        "SELECT m.id, m.session_id, m.role, snippet(messages_fts, 0, '>>>', '<<<', '...', 40), m.compacted \
+        "SELECT m.id, m.session_id, m.role, m.compacted \
          FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid \
          WHERE messages_fts MATCH ? AND (m.active = 1 OR m.compacted = 1){role_sql} \
          ORDER BY {order_sql} LIMIT ?"
@@ -238,7 +166,7 @@ fn run_search(
     values.push((limit as i64).into());
     let mut stmt = conn.prepare_cached(&sql)?;
     stmt.query_map(rusqlite::params_from_iter(values), |r| {
-        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get::<_, i64>(4)? != 0))
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get::<_, i64>(3)? != 0))
     })?
     .collect()
 }
@@ -317,7 +245,9 @@ impl Store {
         order: SearchOrder,
         limit: usize,
     ) -> Result<Vec<SearchHit>, StoreError> {
-        let Some(fts) = fts5_query(text) else { return Ok(Vec::new()) };
+        let Some(fts) = fts5_query(text) else {
+            return Ok(Vec::new());
+        };
         let plain = fts5_plain(text);
         self.call(move |conn| {
             let rows = match run_search(conn, &fts, &roles, order, limit) {
@@ -332,7 +262,7 @@ impl Store {
             };
             let mut roots: HashMap<String, String> = HashMap::new();
             let mut hits = Vec::with_capacity(rows.len());
-            for (message_id, session_id, role, snippet, compacted) in rows {
+            for (message_id, session_id, role, compacted) in rows {
                 let lineage_root = match roots.get(&session_id) {
                     Some(root) => root.clone(),
                     None => {
@@ -346,11 +276,45 @@ impl Store {
                     session_id,
                     lineage_root,
                     role,
-                    snippet,
                     compacted,
                 });
             }
             Ok(hits)
+        })
+        .await
+    }
+
+    /// The matched text of each message (`>>>`/`<<<` around the matching terms), keyed by
+    /// message id. Separate from [`Store::search_hits`] because `snippet()` is costly on long
+    /// messages and only the few hits shown need one.
+    pub async fn hit_snippets(&self, text: &str, message_ids: Vec<i64>) -> Result<HashMap<i64, String>, StoreError> {
+        let Some(fts) = fts5_query(text) else {
+            return Ok(HashMap::new());
+        };
+        let plain = fts5_plain(text);
+        self.call(move |conn| {
+            let one = |query: &str, id: i64| -> rusqlite::Result<Option<String>> {
+                conn.prepare_cached(
+                    "SELECT snippet(messages_fts, 0, '>>>', '<<<', '...', 40) FROM messages_fts \
+                     WHERE messages_fts MATCH ?1 AND rowid = ?2",
+                )?
+                .query_row(params![query, id], |r| r.get(0))
+                .optional()
+            };
+            let mut out = HashMap::new();
+            for id in message_ids {
+                let snippet = match one(&fts, id) {
+                    Ok(s) => s,
+                    Err(_) => match &plain {
+                        Some(plain) => one(plain, id)?,
+                        None => None,
+                    },
+                };
+                if let Some(snippet) = snippet {
+                    out.insert(id, snippet);
+                }
+            }
+            Ok(out)
         })
         .await
     }
@@ -425,7 +389,9 @@ impl Store {
                 "SELECT id FROM sessions WHERE message_count > 0 AND title = ?1 COLLATE NOCASE \
                  ORDER BY updated_at DESC LIMIT 10",
             )?;
-            Ok(stmt.query_map([&title], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?)
+            Ok(stmt
+                .query_map([&title], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?)
         })
         .await
     }
@@ -447,49 +413,5 @@ impl Store {
                 .collect())
         })
         .await
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sanitiser_quotes_words_and_keeps_valid_operators() {
-        assert_eq!(fts5_query("foo bar").as_deref(), Some(r#""foo" "bar""#));
-        assert_eq!(fts5_query(r#""docker networking" OR k8s"#).as_deref(), Some(r#""docker networking" OR "k8s""#));
-        assert_eq!(fts5_query("deploy*").as_deref(), Some(r#""deploy"*"#));
-        assert_eq!(fts5_query("a*b").as_deref(), Some(r#""a*b""#));
-        assert_eq!(fts5_query(r#""foo OR"#).as_deref(), Some(r#""foo""#));
-        assert_eq!(fts5_query("NEAR(").as_deref(), Some(r#""NEAR(""#));
-        assert_eq!(fts5_query("OR AND NOT x NOT NOT").as_deref(), Some(r#""x""#));
-        assert_eq!(fts5_query("python NOT java").as_deref(), Some(r#""python" NOT "java""#));
-        assert_eq!(fts5_query(" ( ) * \" ").as_deref(), None);
-        assert_eq!(fts5_query("").as_deref(), None);
-    }
-
-    #[test]
-    fn sanitised_queries_are_valid_fts5() {
-        let store = Store::open_in_memory().unwrap();
-        let nasty = [
-            "\"foo OR",
-            "a*b",
-            "NEAR(",
-            "NEAR(a b, 2)",
-            "col:x -y +z ^w",
-            "{a b}",
-            "\"\"\"",
-            "it's",
-            "x AND",
-            "*foo",
-            "ünïcödé* naïve",
-            "a\"b\"c",
-        ];
-        for q in nasty {
-            let Some(fts) = fts5_query(q) else { continue };
-            store
-                .call_blocking(move |conn| Ok(run_search(conn, &fts, &[], SearchOrder::Relevance, 5)?))
-                .unwrap_or_else(|e| panic!("{q:?} → invalid FTS: {e}"));
-        }
     }
 }

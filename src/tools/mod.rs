@@ -16,6 +16,7 @@ pub mod registry;
 pub mod search_files;
 pub mod session_search;
 pub mod shell;
+pub mod skills;
 pub mod state;
 pub mod terminal;
 pub mod todo;

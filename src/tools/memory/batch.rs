@@ -31,7 +31,11 @@ impl MemoryFile {
                 let text = |key: &str| op.get(key).and_then(Value::as_str).unwrap_or("").trim().to_string();
                 let action = op.get("action").and_then(Value::as_str);
                 let (content, old_text) = (text("content"), text("old_text"));
-                let pos = format!("Operation {} ({})", i + 1, action.filter(|a| !a.is_empty()).unwrap_or("unknown"));
+                let pos = format!(
+                    "Operation {} ({})",
+                    i + 1,
+                    action.filter(|a| !a.is_empty()).unwrap_or("unknown")
+                );
                 let target = |working: &[String]| -> Result<usize, String> {
                     let matches: Vec<usize> = (0..working.len()).filter(|&j| working[j].contains(&old_text)).collect();
                     match matches.first() {

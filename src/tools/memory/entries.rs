@@ -98,7 +98,7 @@ pub fn commas(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -106,8 +106,9 @@ pub fn commas(n: usize) -> String {
     out
 }
 
+/// Usage as a whole percentage, capped at 100 (0 for a zero budget).
 pub fn percent(current: usize, limit: usize) -> usize {
-    if limit == 0 { 0 } else { (current * 100 / limit).min(100) }
+    (current * 100).checked_div(limit).map_or(0, |p| p.min(100))
 }
 
 /// Splits a file's text into entries (trimmed, empty ones and exact duplicates dropped).
@@ -199,7 +200,11 @@ impl MemoryFile {
 
     /// Runs `op` on the freshly read entries while holding the file lock. `op` returns the
     /// new entries to write (or `None` to write nothing) and the result.
-    pub(super) fn locked(&self, check_drift: bool, op: impl FnOnce(Vec<String>) -> (Option<Vec<String>>, Value)) -> Value {
+    pub(super) fn locked(
+        &self,
+        check_drift: bool,
+        op: impl FnOnce(Vec<String>) -> (Option<Vec<String>>, Value),
+    ) -> Value {
         let dir = self.path.parent().unwrap_or(Path::new("."));
         if let Err(e) = std::fs::create_dir_all(dir) {
             return failure(format!("Failed to create memory directory {}: {e}", dir.display()));
@@ -228,7 +233,11 @@ impl MemoryFile {
         if raw.trim().is_empty() {
             return None;
         }
-        let parsed: Vec<&str> = raw.split(ENTRY_DELIMITER).map(str::trim).filter(|e| !e.is_empty()).collect();
+        let parsed: Vec<&str> = raw
+            .split(ENTRY_DELIMITER)
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+            .collect();
         let biggest = parsed.iter().map(|e| char_len(e)).max().unwrap_or(0);
         if raw.trim() == parsed.join(ENTRY_DELIMITER) && biggest <= self.limit {
             return None;

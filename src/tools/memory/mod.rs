@@ -95,7 +95,12 @@ fn render_block(target: Target, entries: &[String], limit: usize) -> Option<Stri
         );
     }
     let over = if current > limit { " ⚠ OVER BUDGET" } else { "" };
-    let usage = format!("{}% — {}/{} chars{over}", percent(current, limit), commas(current), commas(limit));
+    let usage = format!(
+        "{}% — {}/{} chars{over}",
+        percent(current, limit),
+        commas(current),
+        commas(limit)
+    );
     let header = match target {
         Target::User => format!("USER PROFILE (who the user is) [{usage}]"),
         Target::Memory => format!("MEMORY (your personal notes) [{usage}]"),

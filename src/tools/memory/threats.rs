@@ -25,11 +25,19 @@ const INVISIBLE: &[char] = &[
 fn patterns() -> Vec<(String, &'static str)> {
     let f = FILLER;
     vec![
-        (format!(r"ignore\s+{f}(?:previous|all|above|prior)\s+{f}instructions"), "prompt_injection"),
-        (r"system\s+prompt\s+override".into(), "sys_prompt_override"),
-        (format!(r"disregard\s+{f}(?:your|all|any)\s+{f}(?:instructions|rules|guidelines)"), "disregard_rules"),
         (
-            format!(r"act\s+as\s+(?:if|though)\s+{f}you\s+{f}(?:have\s+no|don't\s+have)\s+{f}(?:restrictions|limits|rules)"),
+            format!(r"ignore\s+{f}(?:previous|all|above|prior)\s+{f}instructions"),
+            "prompt_injection",
+        ),
+        (r"system\s+prompt\s+override".into(), "sys_prompt_override"),
+        (
+            format!(r"disregard\s+{f}(?:your|all|any)\s+{f}(?:instructions|rules|guidelines)"),
+            "disregard_rules",
+        ),
+        (
+            format!(
+                r"act\s+as\s+(?:if|though)\s+{f}you\s+{f}(?:have\s+no|don't\s+have)\s+{f}(?:restrictions|limits|rules)"
+            ),
             "bypass_restrictions",
         ),
         // Hermes uses look-arounds for "not inside a longer word"; the regex crate has none, so
@@ -38,7 +46,10 @@ fn patterns() -> Vec<(String, &'static str)> {
             r"<!--(?:[^>]*[^A-Za-z>])?(?:ignore|override|system|secret|hidden)(?:[^A-Za-z>][^>]*)?-->".into(),
             "html_comment_injection",
         ),
-        (r#"<\s*div\s+style\s*=\s*["'][^>]*display\s*:\s*none"#.into(), "hidden_div"),
+        (
+            r#"<\s*div\s+style\s*=\s*["'][^>]*display\s*:\s*none"#.into(),
+            "hidden_div",
+        ),
         (
             r"translate\s+[^\n]*\s+into\s+\w+(?:[\s-]+\w+){0,2}\s+and\s+(?:execute|run|eval)\b".into(),
             "translate_execute",
@@ -46,37 +57,75 @@ fn patterns() -> Vec<(String, &'static str)> {
         (format!(r"do\s+not\s+{f}tell\s+{f}the\s+user"), "deception_hide"),
         (format!(r"you\s+are\s+{f}now\s+(?:a|an|the)\s+"), "role_hijack"),
         (format!(r"pretend\s+{f}(?:you\s+are|to\s+be)\s+"), "role_pretend"),
-        (format!(r"output\s+{f}(?:system|initial)\s+prompt"), "leak_system_prompt"),
+        (
+            format!(r"output\s+{f}(?:system|initial)\s+prompt"),
+            "leak_system_prompt",
+        ),
         (
             format!(r"(?:respond|answer|reply)\s+without\s+{f}(?:restrictions|limitations|filters|safety)"),
             "remove_filters",
         ),
-        (format!(r"you\s+have\s+been\s+{f}(?:updated|upgraded|patched)\s+to"), "fake_update"),
+        (
+            format!(r"you\s+have\s+been\s+{f}(?:updated|upgraded|patched)\s+to"),
+            "fake_update",
+        ),
         (r"\bname\s+yourself\s+\w+".into(), "identity_override"),
         (r"register\s+(?:as\s+)?a?\s*node".into(), "c2_node_registration"),
-        (r"(?:heartbeat|beacon|check[\s\-]?in)\s+(?:to|with)\s+".into(), "c2_heartbeat"),
+        (
+            r"(?:heartbeat|beacon|check[\s\-]?in)\s+(?:to|with)\s+".into(),
+            "c2_heartbeat",
+        ),
         (r"pull\s+(?:down\s+)?(?:new\s+)?task(?:ing|s)?\b".into(), "c2_task_pull"),
         (r"connect\s+to\s+the\s+network\b".into(), "c2_network_connect"),
-        (r"you\s+must\s+(?:\w+\s+){0,3}(?:register|connect|report|beacon)\b".into(), "forced_action"),
+        (
+            r"you\s+must\s+(?:\w+\s+){0,3}(?:register|connect|report|beacon)\b".into(),
+            "forced_action",
+        ),
         (r"only\s+use\s+one[\s\-]?liners?\b".into(), "anti_forensic_oneliner"),
-        (format!(r"never\s+{f}(?:create|write)\s+{f}(?:script|file)\s+{f}disk"), "anti_forensic_disk"),
-        (r"unset\s+\w*(?:CLAUDE|CODEX|HERMES|AGENT|OPENAI|ANTHROPIC)\w*".into(), "env_var_unset_agent"),
-        (r"\b(?:cobalt\s*strike|sliver|havoc|mythic|metasploit|brainworm)\b".into(), "known_c2_framework"),
-        (r"\bc2\s+(?:server|channel|infrastructure|beacon)\b".into(), "c2_explicit"),
+        (
+            format!(r"never\s+{f}(?:create|write)\s+{f}(?:script|file)\s+{f}disk"),
+            "anti_forensic_disk",
+        ),
+        (
+            r"unset\s+\w*(?:CLAUDE|CODEX|HERMES|AGENT|OPENAI|ANTHROPIC)\w*".into(),
+            "env_var_unset_agent",
+        ),
+        (
+            r"\b(?:cobalt\s*strike|sliver|havoc|mythic|metasploit|brainworm)\b".into(),
+            "known_c2_framework",
+        ),
+        (
+            r"\bc2\s+(?:server|channel|infrastructure|beacon)\b".into(),
+            "c2_explicit",
+        ),
         (r"\bcommand\s+and\s+control\b".into(), "c2_explicit_long"),
         (format!(r"curl\s+[^\n]*{SECRET_VAR}"), "exfil_curl"),
         (format!(r"wget\s+[^\n]*{SECRET_VAR}"), "exfil_wget"),
-        (r"cat\s+[^\n]*(?:\.env|credentials|\.netrc|\.pgpass|\.npmrc|\.pypirc)".into(), "read_secrets"),
-        (r"(?:send|post|upload|transmit)\s+[^\n]*\s+(?:to|at)\s+https?://".into(), "send_to_url"),
         (
-            format!(r"(?:include|output|print|share)\s+{f}(?:conversation|chat\s+history|previous\s+messages|full\s+context|entire\s+context)"),
+            r"cat\s+[^\n]*(?:\.env|credentials|\.netrc|\.pgpass|\.npmrc|\.pypirc)".into(),
+            "read_secrets",
+        ),
+        (
+            r"(?:send|post|upload|transmit)\s+[^\n]*\s+(?:to|at)\s+https?://".into(),
+            "send_to_url",
+        ),
+        (
+            format!(
+                r"(?:include|output|print|share)\s+{f}(?:conversation|chat\s+history|previous\s+messages|full\s+context|entire\s+context)"
+            ),
             "context_exfil",
         ),
         (r"authorized_keys".into(), "ssh_backdoor"),
         (r"\$HOME/\.ssh|~/\.ssh".into(), "ssh_access"),
         (r"\$HOME/\.hermes/\.env|~/\.hermes/\.env".into(), "hermes_env"),
-        (format!(r"{MODIFY}(?:AGENTS\.md|CLAUDE\.md|\.cursorrules|\.clinerules)"), "agent_config_mod"),
-        (format!(r"{MODIFY}\.hermes/(?:config\.yaml|SOUL\.md)"), "hermes_config_mod"),
+        (
+            format!(r"{MODIFY}(?:AGENTS\.md|CLAUDE\.md|\.cursorrules|\.clinerules)"),
+            "agent_config_mod",
+        ),
+        (
+            format!(r"{MODIFY}\.hermes/(?:config\.yaml|SOUL\.md)"),
+            "hermes_config_mod",
+        ),
         (
             r#"(?:api[_-]?key|token|secret|password)\s*[=:]\s*["'][A-Za-z0-9+/=_-]{20,}"#.into(),
             "hardcoded_secret",

@@ -56,7 +56,10 @@ fn int_arg(args: &Value, key: &str) -> Option<i64> {
 }
 
 fn str_arg<'a>(args: &'a Value, key: &str) -> Option<&'a str> {
-    args.get(key).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty())
+    args.get(key)
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
 }
 
 /// Splits a pasted `@session:<profile>/<id>` link into `(profile, id)`.

@@ -17,6 +17,11 @@ const BOOKEND: usize = 3;
 /// Per-message caps: window messages, bookends, and scroll/read messages.
 const WINDOW_MAX_CHARS: usize = 4000;
 const BOOKEND_MAX_CHARS: usize = 1200;
+const COMPACT_MAX_CHARS: usize = 2000;
+/// Characters of window text the fully hydrated discovery result may carry.
+const FULL_RESULT_BUDGET: usize = 40_000;
+/// Characters of message text one result may carry (the tool-result cap is 100,000).
+const RESULT_BUDGET: usize = 60_000;
 /// A read returns the first `READ_HEAD` and last `READ_TAIL` messages of a long session.
 const READ_HEAD: usize = 20;
 const READ_TAIL: usize = 10;
@@ -77,6 +82,8 @@ pub async fn discover(
             "results": [], "count": 0, "message": "No matching sessions found.",
         }));
     }
+    let ids = picked.iter().map(|h| h.message_id).collect();
+    let mut snippets = store.hit_snippets(query, ids).await?;
     for hit in picked {
         let Some(view) = store
             .message_view(&hit.session_id, hit.message_id, DISCOVER_WINDOW, BOOKEND)
@@ -101,6 +108,12 @@ pub async fn discover(
             .filter(|m| full || m.id == hit.message_id)
             .cloned()
             .collect();
+        // The full result gets most of the budget; compact ones carry one message each.
+        let window_cap = if full {
+            shape::cap_within(&window, WINDOW_MAX_CHARS, FULL_RESULT_BUDGET)
+        } else {
+            COMPACT_MAX_CHARS
+        };
         let mut entry = json!({
             "session_id": hit.session_id,
             "when": shape::when(info.created_at),
@@ -110,9 +123,9 @@ pub async fn discover(
             "cwd": info.cwd,
             "matched_role": hit.role,
             "match_message_id": hit.message_id,
-            "snippet": hit.snippet,
+            "snippet": snippets.remove(&hit.message_id).unwrap_or_default(),
             "bookend_start": bookends(&view.bookend_start),
-            "messages": shape::messages(&window, Some(hit.message_id), Some(WINDOW_MAX_CHARS)),
+            "messages": shape::messages(&window, Some(hit.message_id), Some(window_cap)),
             "bookend_end": bookends(&view.bookend_end),
             "messages_before": view.messages_before,
             "messages_after": view.messages_after,
@@ -131,7 +144,9 @@ pub async fn discover(
 
 /// A discovery result for a session whose title matched the query, anchored on its start.
 async fn title_entry(store: &Store, id: &str) -> Result<Option<Value>, StoreError> {
-    let Some(info) = store.session_info(id).await? else { return Ok(None) };
+    let Some(info) = store.session_info(id).await? else {
+        return Ok(None);
+    };
     let messages = store.session_messages(id).await?;
     let Some(first) = messages.first() else { return Ok(None) };
     let view = store
@@ -195,7 +210,9 @@ pub async fn scroll(
         view = Some(rebound);
     }
     let Some(view) = view else {
-        return Ok(failure(format!("around_message_id {around} not in session_id {session_id}")));
+        return Ok(failure(format!(
+            "around_message_id {around} not in session_id {session_id}"
+        )));
     };
     let mut out = json!({
         "success": true,
@@ -204,7 +221,7 @@ pub async fn scroll(
         "around_message_id": around,
         "session_meta": shape::session_meta(&info),
         "window": window,
-        "messages": shape::messages(&view.window, Some(around), Some(WINDOW_MAX_CHARS)),
+        "messages": shape::messages(&view.window, Some(around), Some(shape::cap_within(&view.window, WINDOW_MAX_CHARS, RESULT_BUDGET))),
         "messages_before": view.messages_before,
         "messages_after": view.messages_after,
     });
@@ -232,7 +249,7 @@ pub async fn read(store: &Store, session_id: &str) -> Result<Value, StoreError> 
         "session_meta": shape::session_meta(&info),
         "message_count": total,
         "truncated": truncated,
-        "messages": shape::messages(&messages, None, Some(WINDOW_MAX_CHARS)),
+        "messages": shape::messages(&messages, None, Some(shape::cap_within(&messages, WINDOW_MAX_CHARS, RESULT_BUDGET))),
     });
     if truncated {
         out["message"] = json!(format!(

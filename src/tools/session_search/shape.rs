@@ -7,6 +7,9 @@ use serde_json::{Map, Value, json};
 use crate::store::{FoundMessage, SessionInfo, iso8601};
 use crate::tools::shell::ansi::strip_ansi;
 
+/// No message is cut below this many characters, whatever the budget.
+const MIN_CAP: usize = 300;
+
 /// Every session in our database came through ACP.
 pub const SOURCE: &str = "acp";
 
@@ -32,7 +35,8 @@ pub fn is_compaction_summary(m: &FoundMessage) -> bool {
 }
 
 /// One message for the model: id, role, content, timestamp and, when present, the tool-call
-/// fields; `anchor: true` on the anchor; contents over `max_chars` cut with `…` and flagged.
+/// fields; `anchor: true` on the anchor; contents over `max_chars` cut with `…` and flagged
+/// (tool-call arguments are cut the same way).
 pub fn message(m: &FoundMessage, anchor: Option<i64>, max_chars: Option<usize>) -> Value {
     let raw = m.message.text_content();
     let raw = if raw.contains('\x1b') { strip_ansi(&raw) } else { raw };
@@ -60,7 +64,15 @@ pub fn message(m: &FoundMessage, anchor: Option<i64>, max_chars: Option<usize>) 
             .message
             .tool_calls
             .iter()
-            .map(|c| json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}))
+            .map(|c| {
+                let arguments = match max_chars {
+                    Some(max) if c.arguments.chars().count() > max => {
+                        format!("{}…", c.arguments.chars().take(max).collect::<String>())
+                    }
+                    _ => c.arguments.clone(),
+                };
+                json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": arguments}})
+            })
             .collect();
         out.insert("tool_calls".into(), json!(calls));
     }
@@ -71,6 +83,29 @@ pub fn message(m: &FoundMessage, anchor: Option<i64>, max_chars: Option<usize>) 
         out.insert("anchor".into(), json!(true));
     }
     Value::Object(out)
+}
+
+/// The largest per-message cap, at most `preferred`, that keeps the text of `list` (contents
+/// and tool-call arguments) within `budget` characters, so a long window never overflows the
+/// tool-result limit and gets cut mid-JSON.
+pub fn cap_within(list: &[FoundMessage], preferred: usize, budget: usize) -> usize {
+    let sizes: Vec<usize> = list
+        .iter()
+        .flat_map(|m| {
+            std::iter::once(m.message.text_content().chars().count())
+                .chain(m.message.tool_calls.iter().map(|c| c.arguments.chars().count()))
+        })
+        .collect();
+    let total = |cap: usize| sizes.iter().map(|&n| n.min(cap)).sum::<usize>();
+    let (mut lo, mut hi) = (MIN_CAP.min(preferred), preferred);
+    if total(hi) <= budget {
+        return hi;
+    }
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if total(mid) <= budget { lo = mid } else { hi = mid - 1 }
+    }
+    lo
 }
 
 /// Shapes a list of messages.

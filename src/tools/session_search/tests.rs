@@ -63,8 +63,22 @@ async fn fixture() -> Store {
     old.push(Message::assistant("fixed: the zebra fixture used a stale clock"));
     old.push(Message::user("thanks, ship it"));
     session(&store, "old", Some("Fix zebra flake"), None, old).await;
-    session(&store, "other", None, None, vec![Message::user("zebra stripes in the logo"), Message::assistant("ok")]).await;
-    session(&store, "current", None, None, vec![Message::user("what about the zebra again?")]).await;
+    session(
+        &store,
+        "other",
+        None,
+        None,
+        vec![Message::user("zebra stripes in the logo"), Message::assistant("ok")],
+    )
+    .await;
+    session(
+        &store,
+        "current",
+        None,
+        None,
+        vec![Message::user("what about the zebra again?")],
+    )
+    .await;
     store
 }
 
@@ -74,7 +88,12 @@ async fn search(store: &Store, args: Value) -> (Value, bool) {
 }
 
 fn ids(results: &Value) -> Vec<&str> {
-    results.as_array().unwrap().iter().map(|r| r["session_id"].as_str().unwrap()).collect()
+    results
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["session_id"].as_str().unwrap())
+        .collect()
 }
 
 #[tokio::test]
@@ -99,8 +118,20 @@ async fn discovery_hydrates_the_top_result_and_skips_the_current_session() {
     assert_eq!(top["messages_after"], 14);
     // The bookends are the closing exchange (the opening one is already in the window).
     assert_eq!(top["bookend_start"], json!([]));
-    let end: Vec<&str> = top["bookend_end"].as_array().unwrap().iter().map(|m| m["content"].as_str().unwrap()).collect();
-    assert_eq!(end, ["step 9 of the investigation", "fixed: the zebra fixture used a stale clock", "thanks, ship it"]);
+    let end: Vec<&str> = top["bookend_end"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["content"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        end,
+        [
+            "step 9 of the investigation",
+            "fixed: the zebra fixture used a stale clock",
+            "thanks, ship it"
+        ]
+    );
     let second = &r["results"][1];
     assert_eq!(second["detail"], "compact");
     assert_eq!(second["messages"].as_array().unwrap().len(), 1);
@@ -133,7 +164,18 @@ async fn role_filter_sort_and_titles() {
 #[tokio::test]
 async fn fts_special_characters_never_error() {
     let store = fixture().await;
-    for query in ["\"foo OR", "a*b", "NEAR(", "zebra OR", "NOT zebra", "(zebra", "col:zebra", "\"", "*", "zeb*"] {
+    for query in [
+        "\"foo OR",
+        "a*b",
+        "NEAR(",
+        "zebra OR",
+        "NOT zebra",
+        "(zebra",
+        "col:zebra",
+        "\"",
+        "*",
+        "zeb*",
+    ] {
         let (r, err) = search(&store, json!({"query": query})).await;
         assert!(!err, "{query}: {r}");
         assert_eq!(r["success"], true, "{query}");
@@ -146,7 +188,12 @@ async fn fts_special_characters_never_error() {
 async fn compacted_rows_of_the_current_session_are_discoverable() {
     let store = fixture().await;
     store
-        .call_blocking(|c| Ok(c.execute("UPDATE messages SET active = 0, compacted = 1 WHERE session_id = 'current'", [])?))
+        .call_blocking(|c| {
+            Ok(c.execute(
+                "UPDATE messages SET active = 0, compacted = 1 WHERE session_id = 'current'",
+                [],
+            )?)
+        })
         .unwrap();
     let (r, _) = search(&store, json!({"query": "again"})).await;
     assert_eq!(ids(&r["results"]), ["current"]);
@@ -155,7 +202,14 @@ async fn compacted_rows_of_the_current_session_are_discoverable() {
 #[tokio::test]
 async fn forks_are_one_lineage_and_the_parents_of_the_current_session_are_live() {
     let store = fixture().await;
-    session(&store, "fork", None, Some("other"), vec![Message::user("zebra stripes in the logo"), Message::user("more zebra")]).await;
+    session(
+        &store,
+        "fork",
+        None,
+        Some("other"),
+        vec![Message::user("zebra stripes in the logo"), Message::user("more zebra")],
+    )
+    .await;
     let (r, _) = search(&store, json!({"query": "stripes"})).await;
     assert_eq!(r["count"], 1, "the fork and its parent are one result: {r}");
     // From inside the fork, its parent's text is already in context.
@@ -171,7 +225,11 @@ async fn scroll_returns_a_window_and_refuses_the_live_session() {
     let store = fixture().await;
     let (found, _) = search(&store, json!({"query": "stale clock"})).await;
     let anchor = found["results"][0]["match_message_id"].as_i64().unwrap();
-    let (r, err) = search(&store, json!({"session_id": "old", "around_message_id": anchor, "window": 1})).await;
+    let (r, err) = search(
+        &store,
+        json!({"session_id": "old", "around_message_id": anchor, "window": 1}),
+    )
+    .await;
     assert!(!err, "{r}");
     assert_eq!(r["mode"], "scroll");
     assert_eq!(r["window"], 1);
@@ -183,7 +241,11 @@ async fn scroll_returns_a_window_and_refuses_the_live_session() {
     assert_eq!(r["messages_after"], 1);
     assert_eq!(r["session_meta"]["title"], "Fix zebra flake");
     // String ids and out-of-range windows are accepted and clamped.
-    let (r, _) = search(&store, json!({"session_id": "old", "around_message_id": anchor.to_string(), "window": 99})).await;
+    let (r, _) = search(
+        &store,
+        json!({"session_id": "old", "around_message_id": anchor.to_string(), "window": 99}),
+    )
+    .await;
     assert_eq!(r["window"], 20);
 
     let (current, _) = search(&store, json!({"session_id": "current"})).await;
@@ -193,7 +255,10 @@ async fn scroll_returns_a_window_and_refuses_the_live_session() {
     assert!(r["error"].as_str().unwrap().starts_with("scroll rejected"));
 
     let (r, _) = search(&store, json!({"session_id": "other", "around_message_id": anchor})).await;
-    assert_eq!(r["error"], format!("around_message_id {anchor} not in session_id other"));
+    assert_eq!(
+        r["error"],
+        format!("around_message_id {anchor} not in session_id other")
+    );
     let (r, _) = search(&store, json!({"session_id": "old", "around_message_id": "soon"})).await;
     assert_eq!(r["error"], "scroll requires integer around_message_id");
 }
@@ -245,4 +310,31 @@ async fn unavailable_store_and_profiles_are_clear_errors() {
     let (r, _) = search(&store, json!({"session_id": "@session:work/old"})).await;
     assert!(r["error"].as_str().unwrap().starts_with("profile 'work'"));
     assert_eq!(SessionSearchTool.parameters()["required"], json!([]));
+}
+
+#[tokio::test]
+async fn huge_messages_are_cut_to_fit_the_result_limit() {
+    let store = fixture().await;
+    let big: Vec<Message> = (0..40)
+        .map(|i| Message::user(format!("{i} {}", "word ".repeat(2000))))
+        .collect();
+    session(&store, "huge", None, None, big).await;
+    let (r, _) = search(&store, json!({"session_id": "huge"})).await;
+    let text = r.to_string();
+    assert!(
+        text.chars().count() < crate::tools::output::MAX_RESULT_CHARS,
+        "{} chars",
+        text.len()
+    );
+    assert_eq!(r["messages"][0]["content_truncated"], true);
+    assert_eq!(r["messages"][0]["original_content_chars"], 10_002);
+    let anchor = r["messages"][5]["id"].as_i64().unwrap();
+    let (r, _) = search(
+        &store,
+        json!({"session_id": "huge", "around_message_id": anchor, "window": 20}),
+    )
+    .await;
+    assert!(r.to_string().chars().count() < crate::tools::output::MAX_RESULT_CHARS);
+    let (r, _) = search(&store, json!({"query": "word", "limit": 10})).await;
+    assert!(r.to_string().chars().count() < crate::tools::output::MAX_RESULT_CHARS);
 }
