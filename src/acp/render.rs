@@ -18,7 +18,7 @@ pub fn kind(name: &str) -> ToolKind {
     match name {
         "read_file" | "skill_view" | "skills_list" => ToolKind::Read,
         "write_file" | "patch" => ToolKind::Edit,
-        "search_files" | "session_search" => ToolKind::Search,
+        "search_files" => ToolKind::Search,
         "terminal" | "process" => ToolKind::Execute,
         _ => ToolKind::Other,
     }
@@ -52,6 +52,23 @@ pub fn title(name: &str, args: &Value) -> String {
         "todo" => match args.get("todos").and_then(Value::as_array) {
             Some(list) => format!("todo ({} item{})", list.len(), if list.len() == 1 { "" } else { "s" }),
             None => "todo".into(),
+        },
+        "session_search" => match arg(args, "query") {
+            Some(q) => format!("session search: {q}"),
+            None => "recent sessions".into(),
+        },
+        "memory" => format!(
+            "memory {}: {}",
+            arg(args, "action").unwrap_or("manage"),
+            arg(args, "target").unwrap_or("memory")
+        ),
+        "skill_view" => match arg(args, "file_path") {
+            Some(f) => format!("skill view ({}/{f})", arg(args, "name").unwrap_or("?")),
+            None => format!("skill view ({})", arg(args, "name").unwrap_or("?")),
+        },
+        "skills_list" => match arg(args, "category") {
+            Some(c) => format!("skills list ({c})"),
+            None => "skills list".into(),
         },
         other => other.to_string(),
     }

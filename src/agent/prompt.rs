@@ -44,9 +44,22 @@ pub fn build(inputs: &PromptInputs<'_>) -> String {
         out.push_str(&inputs.tool_names.join(", "));
         out.push_str(". Use read_file/search_files instead of cat/grep in the terminal, and patch for small edits.");
     }
+    if inputs.tool_names.contains(&"skill_view")
+        && let Some(index) = crate::tools::skills::prompt_index(inputs.hermes_home)
+    {
+        out.push_str("\n\n");
+        out.push_str(&index);
+    }
     for (path, text) in context_files(inputs.cwd) {
         out.push_str("\n\n# Project Context\n\n");
         out.push_str(&format!("## {}\n\n{}", path.display(), text));
+    }
+    // Memory is a snapshot taken when the session's prompt is built (kept stable for caching).
+    if inputs.tool_names.contains(&"memory")
+        && let Some(memory) = crate::tools::memory::prompt_block(inputs.hermes_home)
+    {
+        out.push_str("\n\n");
+        out.push_str(&memory);
     }
     out.push_str(&format!(
         "\n\nWorking directory: {}\nConversation started: {}\nModel: {}\nProvider: {}",

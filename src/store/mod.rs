@@ -6,6 +6,7 @@
 mod compaction;
 mod migrations;
 mod permissions;
+mod search;
 mod sessions;
 
 use std::path::{Path, PathBuf};
@@ -15,6 +16,7 @@ use rusqlite::Connection;
 
 pub use compaction::HistoryRow;
 pub use permissions::PermissionRule;
+pub use search::{FoundMessage, MessageOwner, MessageView, SearchHit, SearchOrder, SessionInfo, fts5_query};
 pub use sessions::{SessionPatch, SessionRecord, SessionsPage};
 
 /// Why a store operation failed.

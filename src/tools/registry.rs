@@ -34,6 +34,10 @@ impl ToolRegistry {
             Arc::new(super::terminal::TerminalTool),
             Arc::new(super::process::ProcessTool),
             Arc::new(super::todo::TodoTool),
+            Arc::new(super::memory::MemoryTool::default()),
+            Arc::new(super::session_search::SessionSearchTool),
+            Arc::new(super::skills::SkillsListTool),
+            Arc::new(super::skills::SkillViewTool),
         ])
     }
 

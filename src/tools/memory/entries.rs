@@ -1,0 +1,424 @@
+//! One memory file (`HERMES_HOME/memories/MEMORY.md` or `USER.md`) as Hermes keeps it: entries
+//! joined by `\n§\n`, a character budget for the whole file, and the add / replace / remove /
+//! batch operations with Hermes' result and error shapes. Every mutation re-reads the file under
+//! an exclusive `flock` on `<file>.lock` (other sessions and processes write too) and replaces
+//! it atomically. A file edited by hand into a shape the tool would not write back unchanged is
+//! backed up and left alone rather than silently rewritten (Hermes issue #26045).
+
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::os::fd::AsRawFd;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use super::threats;
+use crate::tools::file_io::atomic_write;
+
+/// What separates entries on disk.
+pub const ENTRY_DELIMITER: &str = "\n§\n";
+
+/// Which memory store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// The agent's own notes (`MEMORY.md`).
+    Memory,
+    /// What the agent knows about the user (`USER.md`).
+    User,
+}
+
+impl Target {
+    pub fn parse(raw: &str) -> Option<Target> {
+        match raw {
+            "memory" => Some(Target::Memory),
+            "user" => Some(Target::User),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Target::Memory => "memory",
+            Target::User => "user",
+        }
+    }
+
+    pub fn file_name(self) -> &'static str {
+        match self {
+            Target::Memory => "MEMORY.md",
+            Target::User => "USER.md",
+        }
+    }
+}
+
+/// Character budgets (Hermes' `memory.memory_char_limit` / `memory.user_char_limit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemoryLimits {
+    pub memory_chars: usize,
+    pub user_chars: usize,
+}
+
+impl Default for MemoryLimits {
+    fn default() -> MemoryLimits {
+        MemoryLimits {
+            memory_chars: 2200,
+            user_chars: 1375,
+        }
+    }
+}
+
+impl MemoryLimits {
+    pub fn for_target(&self, target: Target) -> usize {
+        match target {
+            Target::Memory => self.memory_chars,
+            Target::User => self.user_chars,
+        }
+    }
+}
+
+/// Where Hermes keeps the memory files.
+pub fn memory_dir(hermes_home: &Path) -> PathBuf {
+    hermes_home.join("memories")
+}
+
+/// Characters as Python counts them (code points), which is what the budgets are in.
+pub fn char_len(text: &str) -> usize {
+    text.chars().count()
+}
+
+pub(super) fn joined_len(entries: &[String]) -> usize {
+    if entries.is_empty() {
+        return 0;
+    }
+    entries.iter().map(|e| char_len(e)).sum::<usize>() + char_len(ENTRY_DELIMITER) * (entries.len() - 1)
+}
+
+/// `1234567` → `1,234,567` (Python's `{:,}`).
+pub fn commas(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Usage as a whole percentage, capped at 100 (0 for a zero budget).
+pub fn percent(current: usize, limit: usize) -> usize {
+    (current * 100).checked_div(limit).map_or(0, |p| p.min(100))
+}
+
+/// Splits a file's text into entries (trimmed, empty ones and exact duplicates dropped).
+pub fn parse_entries(raw: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for entry in raw.split(ENTRY_DELIMITER).map(str::trim).filter(|e| !e.is_empty()) {
+        if !out.iter().any(|e| e == entry) {
+            out.push(entry.to_string());
+        }
+    }
+    out
+}
+
+/// Entries safe to show the model: one that matches a threat pattern is replaced by a
+/// placeholder (the file keeps it so the user can see and remove it).
+pub fn sanitize_entries(entries: &[String], file_name: &str) -> Vec<String> {
+    entries
+        .iter()
+        .map(|entry| {
+            if entry.is_empty() || entry.starts_with("[BLOCKED:") {
+                return entry.clone();
+            }
+            let size = char_len(entry);
+            if size > threats::MAX_SCAN_CHARS {
+                return format!(
+                    "[BLOCKED: {file_name} entry too large to scan ({} chars). Removed from system prompt; use \
+                     memory(action=remove) to delete the original.]",
+                    commas(size)
+                );
+            }
+            let findings = threats::scan(entry);
+            if findings.is_empty() {
+                return entry.clone();
+            }
+            tracing::warn!(file = file_name, findings = %findings.join(", "), "memory entry blocked");
+            format!(
+                "[BLOCKED: {file_name} entry contained threat pattern(s): {}. Removed from system prompt; use \
+                 memory(action=remove) to delete the original.]",
+                findings.join(", ")
+            )
+        })
+        .collect()
+}
+
+/// An exclusive lock on `<file>.lock`, released on drop.
+struct FileLock(#[allow(dead_code)] File);
+
+impl FileLock {
+    fn acquire(path: &Path) -> io::Result<FileLock> {
+        let mut name = path.as_os_str().to_owned();
+        name.push(".lock");
+        let file = OpenOptions::new().create(true).append(true).open(PathBuf::from(name))?;
+        // SAFETY: flock on a descriptor we own; it stays open for the lock's lifetime and
+        // closing it releases the lock.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(FileLock(file))
+    }
+}
+
+/// A result with `success: false` and the given error.
+pub fn failure(error: impl Into<String>) -> Value {
+    json!({"success": false, "error": error.into()})
+}
+
+/// One memory file and its budget.
+pub struct MemoryFile {
+    pub path: PathBuf,
+    pub target: Target,
+    pub limit: usize,
+}
+
+impl MemoryFile {
+    pub fn new(hermes_home: &Path, target: Target, limits: &MemoryLimits) -> MemoryFile {
+        MemoryFile {
+            path: memory_dir(hermes_home).join(target.file_name()),
+            target,
+            limit: limits.for_target(target),
+        }
+    }
+
+    /// The entries on disk (an unreadable or missing file has none).
+    pub fn read(&self) -> Vec<String> {
+        std::fs::read_to_string(&self.path)
+            .map(|raw| parse_entries(&raw))
+            .unwrap_or_default()
+    }
+
+    /// Runs `op` on the freshly read entries while holding the file lock. `op` returns the
+    /// new entries to write (or `None` to write nothing) and the result.
+    pub(super) fn locked(
+        &self,
+        check_drift: bool,
+        op: impl FnOnce(Vec<String>) -> (Option<Vec<String>>, Value),
+    ) -> Value {
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            return failure(format!("Failed to create memory directory {}: {e}", dir.display()));
+        }
+        let _lock = match FileLock::acquire(&self.path) {
+            Ok(lock) => lock,
+            Err(e) => return failure(format!("Failed to lock memory file {}: {e}", self.path.display())),
+        };
+        if check_drift && let Some(backup) = self.detect_drift() {
+            return self.drift_error(&backup);
+        }
+        let (new_entries, result) = op(self.read());
+        if let Some(entries) = new_entries
+            && let Err(e) = atomic_write(&self.path, entries.join(ENTRY_DELIMITER).as_bytes())
+        {
+            return failure(format!("Failed to write memory file {}: {e}", self.path.display()));
+        }
+        result
+    }
+
+    /// Whether the file holds text the tool would not write back byte for byte, or an entry
+    /// bigger than the whole budget (free text appended by another writer). Backs it up and
+    /// returns the backup's path.
+    fn detect_drift(&self) -> Option<String> {
+        let raw = std::fs::read_to_string(&self.path).ok()?;
+        if raw.trim().is_empty() {
+            return None;
+        }
+        let parsed: Vec<&str> = raw
+            .split(ENTRY_DELIMITER)
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+            .collect();
+        let biggest = parsed.iter().map(|e| char_len(e)).max().unwrap_or(0);
+        if raw.trim() == parsed.join(ENTRY_DELIMITER) && biggest <= self.limit {
+            return None;
+        }
+        let mut name = self.path.as_os_str().to_owned();
+        name.push(format!(".bak.{}", chrono::Utc::now().timestamp()));
+        let backup = PathBuf::from(name);
+        Some(match std::fs::write(&backup, &raw) {
+            Ok(()) => backup.display().to_string(),
+            Err(_) => format!("{} (BACKUP FAILED — file unchanged on disk)", backup.display()),
+        })
+    }
+
+    fn drift_error(&self, backup: &str) -> Value {
+        json!({
+            "success": false,
+            "error": format!(
+                "Refusing to write {}: file on disk has content that wouldn't round-trip through the memory tool \
+                 (likely added by the patch tool, a shell append, a manual edit, or a concurrent session). A \
+                 snapshot was saved to {backup}. Resolve the drift first — either rewrite the file as a clean \
+                 §-delimited list of entries, or move the extra content out — then retry. This guard exists to \
+                 prevent silent data loss (issue #26045).",
+                self.target.file_name()
+            ),
+            "drift_backup": backup,
+            "remediation": "Open the .bak file, integrate the missing entries into the memory tool one at a time via \
+                            memory(action=add, content=...), then remove or rewrite the original file to a clean state.",
+        })
+    }
+
+    fn usage(&self, entries: &[String]) -> String {
+        format!("{}/{}", commas(joined_len(entries)), commas(self.limit))
+    }
+
+    fn shown(&self, entries: &[String]) -> Vec<String> {
+        sanitize_entries(entries, self.target.file_name())
+    }
+
+    pub(super) fn success(&self, entries: &[String], message: &str) -> Value {
+        let current = joined_len(entries);
+        json!({
+            "success": true,
+            "done": true,
+            "target": self.target.as_str(),
+            "usage": format!("{}% — {}/{} chars", percent(current, self.limit), commas(current), commas(self.limit)),
+            "entry_count": entries.len(),
+            "message": message,
+            "note": "Write saved. This update is complete — do not repeat it.",
+        })
+    }
+
+    pub(super) fn with_entries(&self, error: String, entries: &[String], usage: bool) -> Value {
+        let mut out = json!({"success": false, "error": error, "current_entries": self.shown(entries)});
+        if usage {
+            out["usage"] = json!(self.usage(entries));
+        }
+        out
+    }
+
+    /// Appends an entry.
+    pub fn add(&self, content: &str) -> Value {
+        let content = content.trim().to_string();
+        if content.is_empty() {
+            return failure("Content cannot be empty.");
+        }
+        if let Some(blocked) = threats::first_threat_message(&content) {
+            return failure(blocked);
+        }
+        // Appending never rewrites existing text, so no drift check (as Hermes).
+        self.locked(false, |mut entries| {
+            if entries.contains(&content) {
+                let result = self.success(&entries, "Entry already exists (no duplicate added).");
+                return (None, result);
+            }
+            let mut next = entries.clone();
+            next.push(content.clone());
+            if joined_len(&next) > self.limit {
+                let current = joined_len(&entries);
+                let error = format!(
+                    "Memory at {}/{} chars. Adding this entry ({} chars) would exceed the limit. Consolidate now: \
+                     use 'replace' to merge overlapping entries into shorter ones or 'remove' stale or less important \
+                     entries (see current_entries below), then retry this add — all in this turn.",
+                    commas(current),
+                    commas(self.limit),
+                    char_len(&content)
+                );
+                return (None, self.with_entries(error, &entries, true));
+            }
+            entries.push(content.clone());
+            let result = self.success(&entries, "Entry added.");
+            (Some(entries), result)
+        })
+    }
+
+    /// The single entry containing `old_text`, or the error result.
+    fn find_one(&self, entries: &[String], old_text: &str, verb: &str) -> Result<usize, Value> {
+        let matches: Vec<usize> = (0..entries.len()).filter(|&i| entries[i].contains(old_text)).collect();
+        let Some(&first) = matches.first() else {
+            let error = format!(
+                "No entry matched '{old_text}'. Check current_entries below and retry with the exact text of the \
+                 entry you want to {verb}."
+            );
+            return Err(self.with_entries(error, entries, false));
+        };
+        if matches.iter().any(|&i| entries[i] != entries[first]) {
+            let previews: Vec<String> = matches.iter().map(|&i| preview(&entries[i], 80)).collect();
+            return Err(json!({
+                "success": false,
+                "error": format!("Multiple entries matched '{old_text}'. Be more specific."),
+                "matches": previews,
+            }));
+        }
+        Ok(first)
+    }
+
+    /// Replaces the entry containing `old_text`.
+    pub fn replace(&self, old_text: &str, new_content: &str) -> Value {
+        let old_text = old_text.trim();
+        let new_content = new_content.trim().to_string();
+        if old_text.is_empty() {
+            return failure("old_text cannot be empty.");
+        }
+        if new_content.is_empty() {
+            return failure("new_content cannot be empty. Use 'remove' to delete entries.");
+        }
+        if let Some(blocked) = threats::first_threat_message(&new_content) {
+            return failure(blocked);
+        }
+        self.locked(true, |mut entries| {
+            let index = match self.find_one(&entries, old_text, "replace") {
+                Ok(i) => i,
+                Err(result) => return (None, result),
+            };
+            let mut next = entries.clone();
+            next[index] = new_content.clone();
+            let total = joined_len(&next);
+            if total > self.limit {
+                let error = format!(
+                    "Replacement would put memory at {}/{} chars. Shorten the new content, or 'remove' other stale or \
+                     less important entries to make room (see current_entries below), then retry — all in this turn.",
+                    commas(total),
+                    commas(self.limit)
+                );
+                return (None, self.with_entries(error, &entries, true));
+            }
+            entries[index] = new_content.clone();
+            let result = self.success(&entries, "Entry replaced.");
+            (Some(entries), result)
+        })
+    }
+
+    /// Removes the entry containing `old_text`.
+    pub fn remove(&self, old_text: &str) -> Value {
+        let old_text = old_text.trim();
+        if old_text.is_empty() {
+            return failure("old_text cannot be empty.");
+        }
+        self.locked(true, |mut entries| match self.find_one(&entries, old_text, "remove") {
+            Ok(index) => {
+                entries.remove(index);
+                let result = self.success(&entries, "Entry removed.");
+                (Some(entries), result)
+            }
+            Err(result) => (None, result),
+        })
+    }
+
+    /// The error for a replace/remove that came without `old_text`: the entries to pick from.
+    pub fn missing_old_text(&self, action: &str) -> Value {
+        let entries = self.read();
+        let error = format!(
+            "'{action}' needs old_text -- a short unique substring of the entry to {action}. None was provided. \
+             Reissue the {action} with old_text set to part of one of the current_entries below."
+        );
+        self.with_entries(error, &entries, true)
+    }
+}
+
+fn preview(entry: &str, width: usize) -> String {
+    if char_len(entry) <= width {
+        return entry.to_string();
+    }
+    format!("{}...", entry.chars().take(width).collect::<String>())
+}
