@@ -24,6 +24,9 @@ pub struct ConfigFile {
     pub max_turns: Option<u32>,
     /// `acp.yolo` (ours): offer the no-prompts mode.
     pub yolo: bool,
+    /// `mcp_servers`: the enabled MCP servers every session connects (placeholders such as
+    /// `${TOKEN}` are not expanded yet: see `McpServerConfig::expand_env`).
+    pub mcp_servers: Vec<crate::mcp::McpServerConfig>,
 }
 
 /// Why `config.yaml` could not be used.
@@ -98,6 +101,7 @@ impl ConfigFile {
                 .and_then(|a| a.get("yolo"))
                 .and_then(Value::as_bool)
                 .unwrap_or(false),
+            mcp_servers: crate::mcp::parse_servers(root.get("mcp_servers")),
         })
     }
 }
@@ -132,6 +136,24 @@ mod tests {
         assert_eq!(cfg.model_choices, ["a", "b"]);
         assert_eq!(cfg.approvals_timeout, Some(Duration::from_secs(5)));
         assert_eq!(cfg.max_turns, Some(7));
+        assert!(cfg.mcp_servers.is_empty());
+    }
+
+    #[test]
+    fn reads_mcp_servers() {
+        let cfg = ConfigFile::parse(
+            "mcp_servers:\n  fs:\n    command: npx\n    args: [-y, server-fs]\n  off:\n    url: http://127.0.0.1:9/mcp\n    enabled: false\n",
+        )
+        .unwrap();
+        assert_eq!(
+            cfg.mcp_servers,
+            vec![crate::mcp::McpServerConfig::Stdio {
+                name: "fs".into(),
+                command: "npx".into(),
+                args: vec!["-y".into(), "server-fs".into()],
+                env: vec![],
+            }]
+        );
     }
 
     #[test]
