@@ -1,7 +1,8 @@
 //! A tiny MCP server for the integration tests (`tests/mcp.rs`), hand-written so our rmcp client
 //! is checked against an independent implementation. Newline-delimited JSON-RPC on stdio by
 //! default; `--http` serves streamable HTTP on 127.0.0.1 (plain JSON responses, no SSE stream)
-//! and prints `LISTENING <port>` on stdout, running until stdin closes. `--exit-immediately`
+//! and prints `LISTENING <port>` on stdout, running until stdin closes; `--sse` does the same with
+//! the legacy HTTP+SSE transport (GET opens the event stream, POSTs are answered on it). `--exit-immediately`
 //! writes to stderr and exits 3; `--hang` never answers; `--linger` serves stdio but stays alive
 //! after stdin closes (a server that must be killed).
 //!
@@ -29,7 +30,8 @@ fn main() {
             let _ = std::io::stdin().read_to_end(&mut sink);
             std::thread::sleep(Duration::from_secs(3600));
         }
-        "--http" => serve_http(),
+        "--http" => serve_http(false),
+        "--sse" => serve_http(true),
         "--linger" => {
             serve_stdio();
             std::thread::sleep(Duration::from_secs(3600));
@@ -151,7 +153,10 @@ fn call_tool(params: &Value, headers: &HashMap<String, String>) -> Value {
     }
 }
 
-fn serve_http() {
+/// The open event stream of the (single) SSE session.
+type SseStream = Arc<Mutex<Option<TcpStream>>>;
+
+fn serve_http(sse: bool) {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
     println!("LISTENING {}", listener.local_addr().unwrap().port());
     let _ = std::io::stdout().flush();
@@ -161,14 +166,16 @@ fn serve_http() {
         let _ = std::io::stdin().read_to_end(&mut sink);
         std::process::exit(0);
     });
+    let events: SseStream = Arc::default();
     for stream in listener.incoming().flatten() {
+        let events = sse.then(|| events.clone());
         std::thread::spawn(move || {
-            let _ = serve_connection(stream);
+            let _ = serve_connection(stream, events);
         });
     }
 }
 
-fn serve_connection(stream: TcpStream) -> std::io::Result<()> {
+fn serve_connection(stream: TcpStream, events: Option<SseStream>) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
@@ -187,6 +194,9 @@ fn serve_connection(stream: TcpStream) -> std::io::Result<()> {
     let mut body = vec![0; length];
     reader.read_exact(&mut body)?;
     let mut stream = stream;
+    if let Some(events) = events {
+        return serve_sse(stream, reader, &method, &body, &headers, &events);
+    }
     match method.as_str() {
         "POST" => {
             let message: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
@@ -219,5 +229,40 @@ fn serve_connection(stream: TcpStream) -> std::io::Result<()> {
             "HTTP/1.1 405 Method Not Allowed\r\nAllow: POST, DELETE\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
         ),
     }?;
+    stream.flush()
+}
+
+fn serve_sse(
+    mut stream: TcpStream,
+    mut reader: BufReader<TcpStream>,
+    method: &str,
+    body: &[u8],
+    headers: &HashMap<String, String>,
+    events: &SseStream,
+) -> std::io::Result<()> {
+    if method == "GET" {
+        write!(
+            stream,
+            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n\r\nevent: endpoint\ndata: /messages?sessionId=1\n\n"
+        )?;
+        stream.flush()?;
+        *events.lock().unwrap() = Some(stream.try_clone()?);
+        // Hold the stream open until the client goes away.
+        let mut sink = Vec::new();
+        let _ = reader.read_to_end(&mut sink);
+        *events.lock().unwrap() = None;
+        return Ok(());
+    }
+    let message: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+    if let Some(reply) = handle(&message, headers)
+        && let Some(out) = events.lock().unwrap().as_mut()
+    {
+        write!(out, "event: message\ndata: {reply}\n\n")?;
+        out.flush()?;
+    }
+    write!(
+        stream,
+        "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    )?;
     stream.flush()
 }

@@ -1,6 +1,6 @@
 //! Connecting one MCP server with rmcp: a stdio child (started in the session cwd, in its own
-//! process group, with a filtered environment, its stderr forwarded to our log) or a
-//! streamable-HTTP endpoint; then `initialize` and `tools/list`, all under one deadline. The
+//! process group, with a filtered environment, its stderr forwarded to our log), a
+//! streamable-HTTP endpoint or a legacy SSE one; then `initialize` and `tools/list`, all under one deadline. The
 //! resulting `ServerConnection` owns the rmcp service and, for stdio, the child's process group,
 //! which it kills on close or drop so no server outlives its session.
 
@@ -15,10 +15,11 @@ use rmcp::ServiceExt;
 use rmcp::model::{ClientCapabilities, ClientConfig, Implementation, ProtocolVersion};
 use rmcp::service::{ClientInitializeError, RoleClient, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::transport::{IntoTransport, StreamableHttpClientTransport, TokioChildProcess};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 use super::McpServerConfig;
+use super::sse::SseTransport;
 
 /// How many trailing stderr lines of a stdio server are kept for failure messages.
 const STDERR_TAIL_LINES: usize = 20;
@@ -111,18 +112,28 @@ pub(crate) async fn connect(
             args,
             env,
         } => connect_stdio(name, command, args, env, cwd, timeout).await,
-        McpServerConfig::Http { name, url, headers } => connect_http(name, url, headers, timeout).await,
-        // rmcp 3.9 has no client for the legacy HTTP+SSE transport. Many servers that offer it
-        // also answer streamable HTTP on the same URL, so try that (Hermes does the same).
+        McpServerConfig::Http { name, url, headers } => {
+            let headers = header_map(headers)?;
+            let config = StreamableHttpClientTransportConfig::with_uri(url.to_string()).custom_headers(headers);
+            with_deadline(timeout, async {
+                ensure_crypto_provider();
+                handshake(name, StreamableHttpClientTransport::from_config(config)).await
+            })
+            .await
+        }
+        // rmcp 3.9 has no client for the legacy HTTP+SSE transport any more: ours is in `sse`.
         McpServerConfig::Sse { name, url, headers } => {
-            connect_http(name, url, headers, timeout)
-                .await
-                .map_err(|e| ConnectError::Initialize {
-                    error: format!(
-                        "the SSE transport is not supported and streamable HTTP at the same URL failed: {e}"
-                    ),
-                    stderr: String::new(),
-                })
+            let headers = header_map(headers)?.into_iter().collect();
+            with_deadline(timeout, async {
+                let transport = SseTransport::connect(url, headers)
+                    .await
+                    .map_err(|e| ConnectError::Initialize {
+                        error: format!("open the event stream: {}", error_chain(&e)),
+                        stderr: String::new(),
+                    })?;
+                handshake(name, transport).await
+            })
+            .await
         }
     }
 }
@@ -207,44 +218,49 @@ async fn connect_stdio(
     }
 }
 
-async fn connect_http(
-    name: &str,
-    url: &str,
-    headers: &[(String, String)],
+/// `initialize` and `tools/list` over a network transport.
+async fn handshake<T, E, A>(name: &str, transport: T) -> Result<ServerConnection, ConnectError>
+where
+    T: IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let service = client_info()
+        .serve(transport)
+        .await
+        .map_err(|e| ConnectError::Initialize {
+            error: init_error_message(&e),
+            stderr: String::new(),
+        })?;
+    let tools = service
+        .peer()
+        .list_all_tools()
+        .await
+        .map_err(|e| ConnectError::ListTools(e.to_string()))?;
+    Ok(ServerConnection {
+        name: name.to_string(),
+        service,
+        tools,
+        child: None,
+    })
+}
+
+async fn with_deadline(
     timeout: Duration,
+    connect: impl Future<Output = Result<ServerConnection, ConnectError>>,
 ) -> Result<ServerConnection, ConnectError> {
-    ensure_crypto_provider();
-    let mut custom = HashMap::new();
+    tokio::time::timeout(timeout, connect)
+        .await
+        .unwrap_or(Err(ConnectError::Timeout(timeout.as_secs())))
+}
+
+fn header_map(headers: &[(String, String)]) -> Result<HashMap<HeaderName, HeaderValue>, ConnectError> {
+    let mut map = HashMap::new();
     for (key, value) in headers {
         let header_name = HeaderName::from_bytes(key.as_bytes()).map_err(|_| ConnectError::Header(key.clone()))?;
         let header_value = HeaderValue::from_str(value).map_err(|_| ConnectError::Header(key.clone()))?;
-        custom.insert(header_name, header_value);
+        map.insert(header_name, header_value);
     }
-    let config = StreamableHttpClientTransportConfig::with_uri(url.to_string()).custom_headers(custom);
-    let handshake = async {
-        let transport = StreamableHttpClientTransport::from_config(config);
-        let service = client_info()
-            .serve(transport)
-            .await
-            .map_err(|e| ConnectError::Initialize {
-                error: init_error_message(&e),
-                stderr: String::new(),
-            })?;
-        let tools = service
-            .peer()
-            .list_all_tools()
-            .await
-            .map_err(|e| ConnectError::ListTools(e.to_string()))?;
-        Ok(ServerConnection {
-            name: name.to_string(),
-            service,
-            tools,
-            child: None,
-        })
-    };
-    tokio::time::timeout(timeout, handshake)
-        .await
-        .unwrap_or(Err(ConnectError::Timeout(timeout.as_secs())))
+    Ok(map)
 }
 
 /// A readable reason for a failed handshake: rmcp's own text names transport types; ours says
@@ -258,7 +274,7 @@ fn init_error_message(error: &ClientInitializeError) -> String {
     }
 }
 
-fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
+pub(crate) fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {

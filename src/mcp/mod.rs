@@ -11,6 +11,7 @@
 mod client;
 pub mod config;
 pub mod naming;
+mod sse;
 pub mod tool;
 
 use std::path::Path;
@@ -26,9 +27,9 @@ pub use tool::McpTool;
 /// Whether `type: "http"` (streamable HTTP) servers are supported: advertise
 /// `mcpCapabilities.http`.
 pub const SUPPORTS_HTTP: bool = true;
-/// Whether `type: "sse"` servers are supported: rmcp 3.9 has no legacy-SSE client (an SSE entry
-/// is tried as streamable HTTP and usually fails), so do not advertise `mcpCapabilities.sse`.
-pub const SUPPORTS_SSE: bool = false;
+/// Whether `type: "sse"` (legacy HTTP+SSE) servers are supported: advertise
+/// `mcpCapabilities.sse`. rmcp 3.9 dropped that client, so `sse.rs` implements it.
+pub const SUPPORTS_SSE: bool = true;
 
 /// Connection limits.
 #[derive(Debug, Clone, Copy, PartialEq)]
