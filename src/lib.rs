@@ -11,6 +11,7 @@ pub mod app;
 pub mod cli;
 pub mod config;
 pub mod llm;
+pub mod mcp;
 pub mod session;
 pub mod store;
 pub mod tools;

@@ -11,6 +11,8 @@ mod architecture;
 mod bridge;
 /// The editor config snippets and the ACP registry manifest.
 mod distribution;
+/// MCP client in-process against the example MCP server: tools, calls, failures, close.
+mod mcp;
 /// Streaming prompts, cancel, provider failures and retries.
 mod prompting;
 /// Handshake, malformed input, unknown methods and ids, stdout hygiene.

@@ -26,6 +26,9 @@ pub struct ConfigFile {
     pub yolo: bool,
     /// `prompt_caching.cache_ttl` (Hermes' key): how long Anthropic keeps cached prompt prefixes.
     pub prompt_cache_ttl: CacheTtl,
+    /// `mcp_servers`: the enabled MCP servers every session connects (placeholders such as
+    /// `${TOKEN}` are not expanded yet: see `McpServerConfig::expand_env`).
+    pub mcp_servers: Vec<crate::mcp::McpServerConfig>,
 }
 
 /// The lifetime of Anthropic prompt-cache breakpoints. Hermes accepts `5m` (the default) and
@@ -125,6 +128,7 @@ impl ConfigFile {
                 .and_then(Value::as_str)
                 .and_then(CacheTtl::parse)
                 .unwrap_or_default(),
+            mcp_servers: crate::mcp::parse_servers(root.get("mcp_servers")),
         })
     }
 }
@@ -159,6 +163,24 @@ mod tests {
         assert_eq!(cfg.model_choices, ["a", "b"]);
         assert_eq!(cfg.approvals_timeout, Some(Duration::from_secs(5)));
         assert_eq!(cfg.max_turns, Some(7));
+        assert!(cfg.mcp_servers.is_empty());
+    }
+
+    #[test]
+    fn reads_mcp_servers() {
+        let cfg = ConfigFile::parse(
+            "mcp_servers:\n  fs:\n    command: npx\n    args: [-y, server-fs]\n  off:\n    url: http://127.0.0.1:9/mcp\n    enabled: false\n",
+        )
+        .unwrap();
+        assert_eq!(
+            cfg.mcp_servers,
+            vec![crate::mcp::McpServerConfig::Stdio {
+                name: "fs".into(),
+                command: "npx".into(),
+                args: vec!["-y".into(), "server-fs".into()],
+                env: vec![],
+            }]
+        );
     }
 
     #[test]

@@ -1,0 +1,255 @@
+//! One remote MCP tool wrapped as a `tools::Tool`: its schema comes from `tools/list`, a call is
+//! one `tools/call` on the server's connection, bounded by a timeout and the turn's cancel
+//! token. Results are shaped like Hermes' MCP handler: `{"result": <text>}` (plus
+//! `structuredContent` when the server sent one), `{"error": <text>}` when the server flags an
+//! error. Non-text content blocks are summarised in the text rather than dropped.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::future::BoxFuture;
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::{Peer, RoleClient};
+use serde_json::{Map, Value, json};
+
+use crate::tools::{Tool, ToolContext, ToolOutput};
+
+use super::naming;
+
+/// A tool of a connected MCP server.
+pub struct McpTool {
+    name: &'static str,
+    server: String,
+    remote_name: String,
+    description: String,
+    parameters: Value,
+    peer: Peer<RoleClient>,
+    call_timeout: Duration,
+}
+
+impl McpTool {
+    /// Wraps `tool` (as listed by the server) for `server`, reached through `peer`.
+    pub(crate) fn new(
+        server: &str,
+        tool: &rmcp::model::Tool,
+        peer: Peer<RoleClient>,
+        call_timeout: Duration,
+    ) -> McpTool {
+        let description = tool
+            .description
+            .as_deref()
+            .map(str::trim)
+            .filter(|d| !d.is_empty())
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("MCP tool {} from {server}", tool.name));
+        McpTool {
+            name: naming::intern(&naming::tool_name(server, &tool.name)),
+            server: server.to_string(),
+            remote_name: tool.name.to_string(),
+            description,
+            parameters: normalize_schema(Value::Object((*tool.input_schema).clone())),
+            peer,
+            call_timeout,
+        }
+    }
+
+    /// The server's own name for the tool.
+    pub fn remote_name(&self) -> &str {
+        &self.remote_name
+    }
+
+    /// The (raw) name of the server it belongs to.
+    pub fn server(&self) -> &str {
+        &self.server
+    }
+
+    async fn call(&self, ctx: &ToolContext, args: Value) -> ToolOutput {
+        let arguments = match args {
+            Value::Object(map) => map,
+            Value::Null => Map::new(),
+            other => return ToolOutput::error(format!("Invalid tool arguments: expected a JSON object, got {other}")),
+        };
+        if ctx.cancel.is_cancelled() {
+            return interrupted();
+        }
+        let params = CallToolRequestParams::new(self.remote_name.clone()).with_arguments(arguments);
+        // Dropping the request future (cancel or timeout) makes rmcp send
+        // `notifications/cancelled` for it, so the server can stop working too.
+        let call = tokio::time::timeout(self.call_timeout, self.peer.call_tool_once(params));
+        let outcome = tokio::select! {
+            biased;
+            () = ctx.cancel.cancelled() => return interrupted(),
+            outcome = call => outcome,
+        };
+        match outcome {
+            Err(_) => ToolOutput::error(format!(
+                "MCP tool '{}' on server '{}' timed out after {}s",
+                self.remote_name,
+                self.server,
+                self.call_timeout.as_secs()
+            )),
+            Ok(Err(e)) => ToolOutput::error(format!(
+                "MCP tool '{}' on server '{}' failed: {e}",
+                self.remote_name, self.server
+            )),
+            Ok(Ok(rmcp::model::CallToolResponse::Complete(result))) => match serde_json::to_value(&result) {
+                Ok(value) => format_result(&value),
+                Err(e) => ToolOutput::error(format!("MCP tool result could not be read: {e}")),
+            },
+            Ok(Ok(_)) => ToolOutput::error(format!(
+                "MCP tool '{}' on server '{}' asked for user input or started a task, which this agent does not support",
+                self.remote_name, self.server
+            )),
+        }
+    }
+}
+
+impl Tool for McpTool {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn description(&self) -> String {
+        self.description.clone()
+    }
+
+    fn parameters(&self) -> Value {
+        self.parameters.clone()
+    }
+
+    fn run<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
+        Box::pin(self.call(ctx, args))
+    }
+}
+
+/// Shared handles are what the registry stores.
+pub(crate) fn into_dyn(tool: McpTool) -> Arc<dyn Tool> {
+    Arc::new(tool)
+}
+
+fn interrupted() -> ToolOutput {
+    ToolOutput::json_error(json!({"error": "Interrupted", "interrupted": true}))
+}
+
+/// Makes a server's `inputSchema` acceptable as function parameters: always an object schema
+/// with `properties` (Hermes' `_normalize_mcp_input_schema`, plus a missing `type` filled in).
+pub fn normalize_schema(schema: Value) -> Value {
+    let Value::Object(mut map) = schema else {
+        return json!({"type": "object", "properties": {}});
+    };
+    if !map.contains_key("type") {
+        map.insert("type".into(), json!("object"));
+    }
+    if map.get("type") == Some(&json!("object")) && !map.contains_key("properties") {
+        map.insert("properties".into(), json!({}));
+    }
+    Value::Object(map)
+}
+
+/// Turns a `CallToolResult` (as JSON) into what the model sees.
+pub fn format_result(result: &Value) -> ToolOutput {
+    let text = content_text(result.get("content"));
+    let is_error = result.get("isError").and_then(Value::as_bool).unwrap_or(false);
+    if is_error {
+        let message = if text.is_empty() {
+            "MCP tool returned an error".to_string()
+        } else {
+            text
+        };
+        return ToolOutput::json_error(json!({ "error": message }));
+    }
+    let structured = result.get("structuredContent").filter(|v| !v.is_null());
+    let value = match structured {
+        Some(structured) if text.is_empty() => json!({ "result": structured }),
+        Some(structured) => json!({ "result": text, "structuredContent": structured }),
+        None => json!({ "result": text }),
+    };
+    ToolOutput::json(value)
+}
+
+/// Text blocks joined by newlines; other blocks as one-line summaries.
+fn content_text(content: Option<&Value>) -> String {
+    let Some(Value::Array(blocks)) = content else {
+        return String::new();
+    };
+    let parts: Vec<String> = blocks.iter().filter_map(describe_block).collect();
+    parts.join("\n")
+}
+
+fn describe_block(block: &Value) -> Option<String> {
+    let str_at = |key: &str| block.get(key).and_then(Value::as_str);
+    let kind = str_at("type").unwrap_or_default();
+    let data_len = |v: Option<&Value>| v.and_then(Value::as_str).map_or(0, |d| d.len() * 3 / 4);
+    Some(match kind {
+        "text" => str_at("text")?.to_string(),
+        "image" | "audio" => format!(
+            "[{kind}: {}, {} bytes]",
+            str_at("mimeType").unwrap_or("unknown type"),
+            data_len(block.get("data"))
+        ),
+        "resource_link" => format!("[resource link: {}]", str_at("uri").unwrap_or_default()),
+        "resource" => {
+            let resource = block.get("resource")?;
+            let uri = resource.get("uri").and_then(Value::as_str).unwrap_or_default();
+            match resource.get("text").and_then(Value::as_str) {
+                Some(text) => format!("[resource: {uri}]\n{text}"),
+                None => format!(
+                    "[resource: {uri}, {}, {} bytes]",
+                    resource.get("mimeType").and_then(Value::as_str).unwrap_or("binary"),
+                    data_len(resource.get("blob"))
+                ),
+            }
+        }
+        other => format!("[{other} content]"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schemas_become_object_schemas() {
+        assert_eq!(
+            normalize_schema(json!(null)),
+            json!({"type": "object", "properties": {}})
+        );
+        assert_eq!(normalize_schema(json!({})), json!({"type": "object", "properties": {}}));
+        let full = json!({"type": "object", "properties": {"a": {"type": "number"}}, "required": ["a"]});
+        assert_eq!(normalize_schema(full.clone()), full);
+    }
+
+    #[test]
+    fn results_are_shaped_like_hermes() {
+        let ok = format_result(&json!({"content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}));
+        assert_eq!((ok.content.as_str(), ok.is_error), (r#"{"result":"a\nb"}"#, false));
+
+        let err = format_result(&json!({"content": [{"type": "text", "text": "bad"}], "isError": true}));
+        assert_eq!((err.content.as_str(), err.is_error), (r#"{"error":"bad"}"#, true));
+
+        let bare_err = format_result(&json!({"content": [], "isError": true}));
+        assert_eq!(bare_err.content, r#"{"error":"MCP tool returned an error"}"#);
+
+        let structured = format_result(&json!({"content": [], "structuredContent": {"n": 1}}));
+        assert_eq!(structured.content, r#"{"result":{"n":1}}"#);
+
+        let both = format_result(&json!({"content": [{"type": "text", "text": "t"}], "structuredContent": {"n": 1}}));
+        assert_eq!(both.content, r#"{"result":"t","structuredContent":{"n":1}}"#);
+    }
+
+    #[test]
+    fn non_text_blocks_are_summarised() {
+        let out = format_result(&json!({"content": [
+            {"type": "image", "mimeType": "image/png", "data": "AAAA"},
+            {"type": "resource_link", "uri": "file:///x", "name": "x"},
+            {"type": "resource", "resource": {"uri": "file:///y", "text": "yy"}},
+            {"type": "resource", "resource": {"uri": "file:///z", "blob": "AAAAAAAA", "mimeType": "application/zip"}},
+            {"type": "something_new"}
+        ]}));
+        let value: Value = serde_json::from_str(&out.content).unwrap();
+        assert_eq!(
+            value["result"],
+            "[image: image/png, 3 bytes]\n[resource link: file:///x]\n[resource: file:///y]\nyy\n[resource: file:///z, application/zip, 6 bytes]\n[something_new content]"
+        );
+    }
+}
