@@ -30,8 +30,8 @@ async fn initialize_describes_what_works() {
               "embeddedContext": true
             },
             "mcpCapabilities": {
-              "http": false,
-              "sse": false
+              "http": true,
+              "sse": true
             },
             "sessionCapabilities": {
               "list": {},

@@ -10,6 +10,7 @@ pub mod convert;
 mod errors;
 mod events;
 mod handlers;
+mod mcp;
 mod options;
 mod permissions;
 pub mod render;

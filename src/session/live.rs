@@ -39,6 +39,9 @@ pub struct Session {
     /// model changes.
     system_prompt: Mutex<Option<String>>,
     closed: AtomicBool,
+    /// MCP connections of this session. Held locked while connecting, so a prompt waits for the
+    /// servers' tools instead of racing them.
+    pub(crate) mcp: Arc<tokio::sync::Mutex<Option<crate::mcp::McpConnections>>>,
     /// Prompts queued with `/queue`, run after the current turn, inside its request.
     queue: Mutex<std::collections::VecDeque<String>>,
 }
@@ -59,6 +62,7 @@ impl Session {
             system_prompt: Mutex::new(None),
             closed: AtomicBool::new(false),
             queue: Mutex::new(std::collections::VecDeque::new()),
+            mcp: Arc::default(),
         }
     }
 
@@ -151,6 +155,16 @@ impl Session {
         self.closed.store(true, Ordering::SeqCst);
         self.cancel();
         self.tool_state.shutdown();
+        // MCP servers shut down off this thread (their close is async); dropping them would
+        // kill them too, but a graceful close lets them flush.
+        let mcp = self.mcp.clone();
+        if let Ok(handle) = tokio::runtime::Handle::try_current() {
+            handle.spawn(async move {
+                if let Some(connections) = mcp.lock().await.take() {
+                    connections.close().await;
+                }
+            });
+        }
     }
 
     pub fn is_closed(&self) -> bool {

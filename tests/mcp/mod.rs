@@ -5,6 +5,7 @@
 
 mod http;
 mod lifecycle;
+mod through_acp;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -20,7 +21,7 @@ use tokio_util::sync::CancellationToken;
 /// The example server, built by `cargo test` next to the test binary
 /// (`target/<profile>/deps/all-…` → `target/<profile>/examples/mcp_test_server`). A filtered run
 /// (`cargo test --test all mcp`) does not build examples, so then it is built here, once.
-fn server_binary() -> PathBuf {
+pub(super) fn server_binary() -> PathBuf {
     static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     BUILT
         .get_or_init(|| {
@@ -64,6 +65,7 @@ fn ctx(cwd: &Path, cancel: CancellationToken) -> ToolContext {
         cancel,
         approver: Arc::new(DenyAll),
         fs: Arc::new(LocalFs),
+        terminals: Arc::new(hermes_acp::tools::LocalTerminals),
         state: Arc::new(SessionToolState::default()),
         services: Arc::new(ToolServices::default()),
     }

@@ -31,7 +31,11 @@ pub fn initialize(state: &AcpState, req: InitializeRequest) -> InitializeRespons
     let capabilities = AgentCapabilities::new()
         .load_session(true)
         .prompt_capabilities(PromptCapabilities::new().image(true).embedded_context(true))
-        .mcp_capabilities(McpCapabilities::new())
+        .mcp_capabilities(
+            McpCapabilities::new()
+                .http(crate::mcp::SUPPORTS_HTTP)
+                .sse(crate::mcp::SUPPORTS_SSE),
+        )
         .session_capabilities(
             SessionCapabilities::new()
                 .list(SessionListCapabilities::new())

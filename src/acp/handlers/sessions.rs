@@ -5,7 +5,7 @@ use std::path::Path;
 
 use agent_client_protocol::v1::schema::{
     CloseSessionRequest, CloseSessionResponse, DeleteSessionRequest, DeleteSessionResponse, ForkSessionRequest,
-    ForkSessionResponse, ListSessionsRequest, ListSessionsResponse, LoadSessionRequest, LoadSessionResponse, McpServer,
+    ForkSessionResponse, ListSessionsRequest, ListSessionsResponse, LoadSessionRequest, LoadSessionResponse,
     NewSessionRequest, NewSessionResponse, ResumeSessionRequest, ResumeSessionResponse, SessionInfo,
     SessionNotification,
 };
@@ -18,15 +18,6 @@ use crate::acp::options::{config_options, mode_state};
 use crate::acp::replay;
 use crate::acp::state::AcpState;
 use crate::session::{Session, SessionError};
-
-fn log_mcp(servers: &[McpServer]) {
-    if !servers.is_empty() {
-        tracing::info!(
-            count = servers.len(),
-            "the editor passed MCP servers; this build does not connect to MCP servers"
-        );
-    }
-}
 
 /// Sends the response, then the updates that must follow it (available commands).
 fn respond_then<T: agent_client_protocol::JsonRpcResponse>(
@@ -54,12 +45,12 @@ pub async fn new_session(
     responder: Responder<NewSessionResponse>,
     cx: ConnectionTo<Client>,
 ) {
-    log_mcp(&req.mcp_servers);
     let session = match state.manager.create(&req.cwd).await {
         Ok(s) => s,
         Err(e) => return respond_then(responder, Err(to_rpc(e)), &cx, None),
     };
     tracing::info!(session = %session.id, cwd = %req.cwd.display(), "session created");
+    crate::acp::mcp::connect(state, &session, &req.mcp_servers, &cx);
     let response = NewSessionResponse::new(session.id.clone())
         .modes(mode_state(&state.manager, &session))
         .config_options(config_options(&state.manager, &session).await);
@@ -81,11 +72,11 @@ pub async fn load_session(
     responder: Responder<LoadSessionResponse>,
     cx: ConnectionTo<Client>,
 ) {
-    log_mcp(&req.mcp_servers);
     let session = match restore(state, &req.session_id.0, &req.cwd).await {
         Ok(s) => s,
         Err(e) => return respond_then(responder, Err(to_rpc(e)), &cx, None),
     };
+    crate::acp::mcp::connect(state, &session, &req.mcp_servers, &cx);
     // The whole history goes out before the response (ACP requires it).
     let history = session.history().await;
     let cwd = session.settings().cwd;
@@ -107,11 +98,11 @@ pub async fn resume_session(
     responder: Responder<ResumeSessionResponse>,
     cx: ConnectionTo<Client>,
 ) {
-    log_mcp(&req.mcp_servers);
     let session = match restore(state, &req.session_id.0, &req.cwd).await {
         Ok(s) => s,
         Err(e) => return respond_then(responder, Err(to_rpc(e)), &cx, None),
     };
+    crate::acp::mcp::connect(state, &session, &req.mcp_servers, &cx);
     let response = ResumeSessionResponse::new()
         .modes(mode_state(&state.manager, &session))
         .config_options(config_options(&state.manager, &session).await);
@@ -124,11 +115,11 @@ pub async fn fork_session(
     responder: Responder<ForkSessionResponse>,
     cx: ConnectionTo<Client>,
 ) {
-    log_mcp(&req.mcp_servers);
     let session = match state.manager.fork(&req.session_id.0, &req.cwd).await {
         Ok(s) => s,
         Err(e) => return respond_then(responder, Err(to_rpc(e)), &cx, None),
     };
+    crate::acp::mcp::connect(state, &session, &req.mcp_servers, &cx);
     let response = ForkSessionResponse::new(session.id.clone())
         .modes(mode_state(&state.manager, &session))
         .config_options(config_options(&state.manager, &session).await);
