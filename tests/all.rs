@@ -11,6 +11,8 @@ mod architecture;
 mod bridge;
 /// The editor config snippets and the ACP registry manifest.
 mod distribution;
+/// Providers and long sessions: fallbacks, backoff, compaction, context files, memory, search.
+mod long_sessions;
 /// MCP client in-process against the example MCP server: tools, calls, failures, close.
 mod mcp;
 /// Streaming prompts, cancel, provider failures and retries.

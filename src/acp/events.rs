@@ -149,6 +149,21 @@ impl EventSink for AcpEventSink {
                     self.send(update);
                 }
             }
+            AgentEvent::FallingBack {
+                from,
+                to,
+                model,
+                reason,
+            } => {
+                let text = format!("provider {from} failed ({reason}); continuing with {to} ({model})");
+                if self.notices {
+                    self.send(SessionUpdate::Notice(Notice::new(NoticeSeverity::Warning, text)));
+                } else {
+                    self.send(SessionUpdate::AgentThoughtChunk(ContentChunk::new(ContentBlock::from(
+                        format!("{text}\n"),
+                    ))));
+                }
+            }
             AgentEvent::Compaction(event) => {
                 if self.compaction {
                     self.send(compaction_update(event));

@@ -35,6 +35,13 @@ pub enum AgentEvent {
     },
     /// A provider call failed and will be retried.
     Retrying(RetryNotice),
+    /// The provider failed after its retries; the call continues on a fallback provider.
+    FallingBack {
+        from: String,
+        to: String,
+        model: String,
+        reason: String,
+    },
     /// Context compaction progress.
     Compaction(super::compress::CompactionEvent),
 }

@@ -40,6 +40,8 @@ pub struct TurnContext {
     pub events: Sink,
     pub store: Store,
     pub compaction: super::CompactionSettings,
+    /// `fallback_providers`: (provider, model) tried in order when the main provider fails.
+    pub fallbacks: Vec<(Arc<dyn Provider>, String)>,
 }
 
 /// How a turn ended.
@@ -103,23 +105,7 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
             max_tokens: None,
         };
         outcome.model_calls += 1;
-        let events = ctx.events.clone();
-        let mut on_event = |event: &StreamEvent| match event {
-            StreamEvent::Text(t) => events.emit(AgentEvent::Text(t.clone())),
-            StreamEvent::Reasoning(r) => events.emit(AgentEvent::Thought(r.clone())),
-            _ => {}
-        };
-        let retry_events = ctx.events.clone();
-        let mut on_retry = |notice: &crate::llm::RetryNotice| retry_events.emit(AgentEvent::Retrying(notice.clone()));
-        let result = call_with_retry(
-            ctx.provider.as_ref(),
-            &request,
-            &ctx.retry,
-            &ctx.cancel,
-            &mut on_event,
-            &mut on_retry,
-        )
-        .await?;
+        let result = call_model(ctx, &request).await?;
         let assembled = match result {
             CallOutcome::Completed(done) => done,
             CallOutcome::Cancelled(partial) => {
@@ -185,6 +171,71 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
             return Ok(outcome);
         }
     }
+}
+
+/// One model call: the main provider with its retries, then each fallback provider in order
+/// (same conversation, its own model), announced to the editor. Nothing already streamed is
+/// ever repeated: once text reached the user, a failure is reported instead.
+async fn call_model(ctx: &TurnContext, request: &ChatRequest) -> Result<CallOutcome, AgentError> {
+    let streamed = std::sync::atomic::AtomicBool::new(false);
+    let events = ctx.events.clone();
+    let mut on_event = |event: &StreamEvent| match event {
+        StreamEvent::Text(t) => {
+            streamed.store(true, std::sync::atomic::Ordering::SeqCst);
+            events.emit(AgentEvent::Text(t.clone()))
+        }
+        StreamEvent::Reasoning(r) => {
+            streamed.store(true, std::sync::atomic::Ordering::SeqCst);
+            events.emit(AgentEvent::Thought(r.clone()))
+        }
+        _ => {}
+    };
+    let retry_events = ctx.events.clone();
+    let mut on_retry = |notice: &crate::llm::RetryNotice| retry_events.emit(AgentEvent::Retrying(notice.clone()));
+    let first = call_with_retry(
+        ctx.provider.as_ref(),
+        request,
+        &ctx.retry,
+        &ctx.cancel,
+        &mut on_event,
+        &mut on_retry,
+    )
+    .await;
+    let error = match first {
+        Ok(outcome) => return Ok(outcome),
+        Err(error) => error,
+    };
+    let mut from = ctx.provider.id().to_string();
+    for (provider, model) in &ctx.fallbacks {
+        if streamed.load(std::sync::atomic::Ordering::SeqCst) {
+            break;
+        }
+        ctx.events.emit(AgentEvent::FallingBack {
+            from: from.clone(),
+            to: provider.id().to_string(),
+            model: model.clone(),
+            reason: error.short_reason(),
+        });
+        let mut attempt = request.clone();
+        attempt.model = model.clone();
+        match call_with_retry(
+            provider.as_ref(),
+            &attempt,
+            &ctx.retry,
+            &ctx.cancel,
+            &mut on_event,
+            &mut on_retry,
+        )
+        .await
+        {
+            Ok(outcome) => return Ok(outcome),
+            Err(e) => {
+                tracing::warn!(provider = provider.id(), error = %e, "fallback provider failed");
+                from = provider.id().to_string();
+            }
+        }
+    }
+    Err(error.into())
 }
 
 /// Appends messages to the live history and saves them.

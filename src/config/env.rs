@@ -65,6 +65,10 @@ impl EnvMap {
         self.get(key).filter(|v| !is_placeholder_secret(v))
     }
 
+    pub fn remove(&mut self, key: &str) {
+        self.vars.remove(key);
+    }
+
     pub fn set(&mut self, key: &str, value: &str) {
         self.vars.insert(key.to_string(), value.to_string());
     }

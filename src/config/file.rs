@@ -29,6 +29,8 @@ pub struct ConfigFile {
     /// `mcp_servers`: the enabled MCP servers every session connects (placeholders such as
     /// `${TOKEN}` are not expanded yet: see `McpServerConfig::expand_env`).
     pub mcp_servers: Vec<crate::mcp::McpServerConfig>,
+    /// `fallback_providers`: tried in order when the main provider keeps failing.
+    pub fallback_providers: Vec<FallbackEntry>,
 }
 
 /// The lifetime of Anthropic prompt-cache breakpoints. Hermes accepts `5m` (the default) and
@@ -129,8 +131,47 @@ impl ConfigFile {
                 .and_then(CacheTtl::parse)
                 .unwrap_or_default(),
             mcp_servers: crate::mcp::parse_servers(root.get("mcp_servers")),
+            fallback_providers: parse_fallbacks(root.get("fallback_providers")),
         })
     }
+}
+
+/// One `fallback_providers` entry: `{provider, model, base_url?, api_key?, api_mode?}` or the
+/// short string form `provider:model`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FallbackEntry {
+    pub provider: String,
+    pub model: String,
+    pub base_url: Option<String>,
+    pub api_key: Option<String>,
+    pub api_mode: Option<String>,
+}
+
+fn parse_fallbacks(value: Option<&Value>) -> Vec<FallbackEntry> {
+    let Some(list) = value.and_then(Value::as_sequence) else {
+        return Vec::new();
+    };
+    list.iter()
+        .filter_map(|item| match item {
+            Value::String(s) => {
+                let (provider, model) = s.split_once(':')?;
+                Some(FallbackEntry {
+                    provider: provider.trim().into(),
+                    model: model.trim().into(),
+                    ..Default::default()
+                })
+            }
+            map => Some(FallbackEntry {
+                provider: string_at(map, "provider")?,
+                model: string_at(map, "model")
+                    .or_else(|| string_at(map, "default"))
+                    .unwrap_or_default(),
+                base_url: string_at(map, "base_url"),
+                api_key: string_at(map, "api_key"),
+                api_mode: string_at(map, "api_mode"),
+            }),
+        })
+        .collect()
 }
 
 fn string_at(value: &Value, key: &str) -> Option<String> {
@@ -180,6 +221,26 @@ mod tests {
                 args: vec!["-y".into(), "server-fs".into()],
                 env: vec![],
             }]
+        );
+    }
+
+    #[test]
+    fn fallback_providers_in_both_forms() {
+        let cfg = ConfigFile::parse(
+            "fallback_providers:\n  - provider: custom\n    base_url: http://127.0.0.1:9/v1\n    model: small\n  - openrouter:some/model\n",
+        )
+        .unwrap();
+        assert_eq!(cfg.fallback_providers.len(), 2);
+        assert_eq!(
+            cfg.fallback_providers[0].base_url.as_deref(),
+            Some("http://127.0.0.1:9/v1")
+        );
+        assert_eq!(
+            (
+                cfg.fallback_providers[1].provider.as_str(),
+                cfg.fallback_providers[1].model.as_str()
+            ),
+            ("openrouter", "some/model")
         );
     }
 

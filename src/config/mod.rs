@@ -32,6 +32,8 @@ pub struct Config {
     pub approval_timeout: Duration,
     /// Whether the `yolo` mode (no prompts at all) is offered.
     pub yolo_allowed: bool,
+    /// `fallback_providers`, resolved (entries that do not resolve are logged and skipped).
+    pub fallbacks: Vec<ProviderSettings>,
 }
 
 impl Config {
@@ -46,6 +48,32 @@ impl Config {
         let file = ConfigFile::load(&home.join("config.yaml"))?;
         let home_text = home.display().to_string();
         let provider = provider::resolve(&file, &env, &home_text);
+        let fallbacks = file
+            .fallback_providers
+            .iter()
+            .filter_map(|entry| {
+                let as_main = ConfigFile {
+                    model_default: Some(entry.model.clone()).filter(|m| !m.is_empty()),
+                    model_provider: Some(entry.provider.clone()),
+                    model_base_url: entry.base_url.clone(),
+                    model_api_key: entry.api_key.clone(),
+                    model_api_mode: entry.api_mode.clone(),
+                    ..ConfigFile::default()
+                };
+                // A fallback's own base URL wins over the environment's CUSTOM_BASE_URL.
+                let mut env = env.clone();
+                if entry.base_url.is_some() {
+                    env.remove("CUSTOM_BASE_URL");
+                }
+                match provider::resolve(&as_main, &env, &home_text) {
+                    Ok(settings) => Some(settings),
+                    Err(e) => {
+                        tracing::warn!(provider = %entry.provider, "skipping a fallback provider: {e}");
+                        None
+                    }
+                }
+            })
+            .collect();
         let db_path = env
             .get("HERMES_ACP_DB")
             .map(PathBuf::from)
@@ -58,6 +86,7 @@ impl Config {
             env,
             file,
             provider,
+            fallbacks,
             db_path,
         })
     }

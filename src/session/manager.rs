@@ -71,6 +71,7 @@ pub struct SessionManager {
     services: Arc<ToolServices>,
     retry: RetryPolicy,
     compression: CompressionConfig,
+    fallbacks: Vec<(Arc<dyn Provider>, String)>,
 }
 
 impl SessionManager {
@@ -83,6 +84,19 @@ impl SessionManager {
     ) -> SessionManager {
         let catalog = ModelCatalog::new(config.file.model_choices.clone());
         let compression = CompressionConfig::from_config_file(&config.home.join("config.yaml"));
+        let fallbacks = config
+            .fallbacks
+            .iter()
+            .filter_map(|settings| {
+                match crate::llm::from_settings(settings, config.file.prompt_cache_ttl, crate::llm::http::client()) {
+                    Ok(provider) => Some((provider, settings.model.clone())),
+                    Err(e) => {
+                        tracing::warn!(provider = %settings.id, "skipping a fallback provider: {e}");
+                        None
+                    }
+                }
+            })
+            .collect();
         if let Ok((_, p)) = &provider {
             catalog.spawn_fetch(p.clone());
         }
@@ -100,6 +114,7 @@ impl SessionManager {
             services,
             retry,
             compression,
+            fallbacks,
         }
     }
 
@@ -412,6 +427,7 @@ impl SessionManager {
             events: seams.events,
             store: self.store.clone(),
             compaction: self.compaction_settings(session, &settings.model),
+            fallbacks: self.fallbacks.clone(),
         };
         let result = agent::run_turn(&ctx, &mut history, user).await;
         session.end_turn();

@@ -271,6 +271,18 @@ pub fn text(pieces: &[&str]) -> Reply {
     }
 }
 
+/// A streamed text answer that reports the given prompt/completion token usage.
+pub fn text_with_usage(pieces: &[&str], prompt: u64, completion: u64) -> Reply {
+    let mut events: Vec<Value> = pieces.iter().map(|p| chunk(json!({"content": p}), None)).collect();
+    events.push(chunk(json!({}), Some("stop")));
+    events.push(usage(prompt, completion));
+    Reply::Stream {
+        events,
+        delay: Duration::ZERO,
+        cut: false,
+    }
+}
+
 /// Reasoning pieces, then text pieces.
 pub fn reasoning_then_text(thoughts: &[&str], pieces: &[&str]) -> Reply {
     let mut events: Vec<Value> = thoughts
