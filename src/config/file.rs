@@ -29,6 +29,8 @@ pub struct ConfigFile {
     /// `mcp_servers`: the enabled MCP servers every session connects (placeholders such as
     /// `${TOKEN}` are not expanded yet: see `McpServerConfig::expand_env`).
     pub mcp_servers: Vec<crate::mcp::McpServerConfig>,
+    /// `custom_providers`: named OpenAI-compatible (or Anthropic-style) endpoints.
+    pub custom_providers: Vec<NamedProvider>,
     /// `fallback_providers`: tried in order when the main provider keeps failing.
     pub fallback_providers: Vec<FallbackEntry>,
 }
@@ -132,6 +134,7 @@ impl ConfigFile {
                 .unwrap_or_default(),
             mcp_servers: crate::mcp::parse_servers(root.get("mcp_servers")),
             fallback_providers: parse_fallbacks(root.get("fallback_providers")),
+            custom_providers: parse_named(root.get("custom_providers")),
         })
     }
 }
@@ -145,6 +148,37 @@ pub struct FallbackEntry {
     pub base_url: Option<String>,
     pub api_key: Option<String>,
     pub api_mode: Option<String>,
+}
+
+/// One `custom_providers` entry (a list of `{name, base_url, api_key?, model?, api_mode?}` or a
+/// mapping from name to the same fields).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NamedProvider {
+    pub name: String,
+    pub base_url: String,
+    pub api_key: Option<String>,
+    pub model: Option<String>,
+    pub api_mode: Option<String>,
+}
+
+fn parse_named(value: Option<&Value>) -> Vec<NamedProvider> {
+    let entry = |name: Option<String>, v: &Value| -> Option<NamedProvider> {
+        Some(NamedProvider {
+            name: name.or_else(|| string_at(v, "name"))?,
+            base_url: string_at(v, "base_url").or_else(|| string_at(v, "url"))?,
+            api_key: string_at(v, "api_key"),
+            model: string_at(v, "model").or_else(|| string_at(v, "default")),
+            api_mode: string_at(v, "api_mode"),
+        })
+    };
+    match value {
+        Some(Value::Sequence(list)) => list.iter().filter_map(|v| entry(None, v)).collect(),
+        Some(Value::Mapping(map)) => map
+            .iter()
+            .filter_map(|(k, v)| entry(k.as_str().map(str::to_string), v))
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 fn parse_fallbacks(value: Option<&Value>) -> Vec<FallbackEntry> {

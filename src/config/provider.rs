@@ -99,6 +99,15 @@ pub fn resolve(file: &ConfigFile, env: &EnvMap, home: &str) -> Result<ProviderSe
         _ => ("auto".to_string(), "auto-detection"),
     };
     let mut settings = match requested.as_str() {
+        // A named custom provider shadows nothing built in, but may share a built-in's name.
+        name if file.custom_providers.iter().any(|p| p.name.eq_ignore_ascii_case(name)) && !is_builtin(name) => {
+            let named = file
+                .custom_providers
+                .iter()
+                .find(|p| p.name.eq_ignore_ascii_case(name))
+                .unwrap_or(&file.custom_providers[0]);
+            named_provider(named, file, why)?
+        }
         "auto" => resolve_auto(file, env, home)?,
         "custom" | "local" | "ollama" | "lmstudio" | "vllm" | "llamacpp" | "llama.cpp" => custom(file, env, home, why)?,
         "openrouter" => openrouter(file, env, home, why)?,
@@ -110,7 +119,9 @@ pub fn resolve(file: &ConfigFile, env: &EnvMap, home: &str) -> Result<ProviderSe
             });
         }
     };
-    settings.model = model;
+    if settings.model.is_empty() {
+        settings.model = model;
+    }
     Ok(settings)
 }
 
@@ -133,11 +144,62 @@ fn resolve_auto(file: &ConfigFile, env: &EnvMap, home: &str) -> Result<ProviderS
     if anthropic_key(env).is_some() {
         return anthropic(env, home, "an Anthropic key found");
     }
-    // 4. A custom endpoint from the environment.
+    // 4. The first named custom provider in config.yaml.
+    if let Some(named) = file.custom_providers.first() {
+        return named_provider(named, file, "custom_providers in config.yaml");
+    }
+    // 5. A custom endpoint from the environment.
     if env.get("CUSTOM_BASE_URL").is_some() || file.model_base_url.is_some() {
         return custom(file, env, home, "CUSTOM_BASE_URL");
     }
     Err(ProviderError::NotConfigured { home: home.to_string() })
+}
+
+fn is_builtin(name: &str) -> bool {
+    matches!(
+        name,
+        "auto"
+            | "custom"
+            | "local"
+            | "ollama"
+            | "lmstudio"
+            | "vllm"
+            | "llamacpp"
+            | "llama.cpp"
+            | "openrouter"
+            | "openai"
+            | "openai-api"
+            | "anthropic"
+            | "claude"
+    )
+}
+
+/// A `custom_providers` entry: its own URL and key (a loopback URL needs no key); its model is
+/// the default unless `model.default` is set.
+fn named_provider(
+    named: &super::file::NamedProvider,
+    file: &ConfigFile,
+    why: &str,
+) -> Result<ProviderSettings, ProviderError> {
+    let base_url = trim_url(&named.base_url);
+    let api_key = named
+        .api_key
+        .as_deref()
+        .filter(|k| !super::env::is_placeholder_secret(k))
+        .map(Secret::new);
+    Ok(ProviderSettings {
+        id: named.name.clone(),
+        api_mode: detect_api_mode(named.api_mode.as_deref(), &base_url),
+        key_source: api_key.as_ref().map(|_| "custom_providers api_key".to_string()),
+        api_key,
+        base_url,
+        model: named
+            .model
+            .clone()
+            .or_else(|| file.model_default.clone())
+            .unwrap_or_default(),
+        reason: format!("named provider '{}' ({why})", named.name),
+    })
 }
 
 fn custom(file: &ConfigFile, env: &EnvMap, home: &str, why: &str) -> Result<ProviderSettings, ProviderError> {
@@ -367,6 +429,20 @@ mod tests {
         let err = resolve(&ConfigFile::default(), &env(&[("OPENAI_API_KEY", "changeme")]), "/h").unwrap_err();
         assert!(matches!(err, ProviderError::NotConfigured { .. }));
         assert!(err.to_string().contains("hermes-acp --setup"));
+    }
+
+    #[test]
+    fn named_custom_providers_by_name_and_in_auto_mode() {
+        let text = "model:\n  provider: lab\ncustom_providers:\n  - name: lab\n    base_url: http://127.0.0.1:8000/v1/\n    model: qwen\n";
+        let p = resolve(&ConfigFile::parse(text).unwrap(), &env(&[]), "/h").unwrap();
+        assert_eq!(
+            (p.id.as_str(), p.base_url.as_str(), p.model.as_str()),
+            ("lab", "http://127.0.0.1:8000/v1", "qwen")
+        );
+        let auto = "custom_providers:\n  gpu-box:\n    base_url: http://10.0.0.5:8000/v1\n    api_key: k-12345\n";
+        let p = resolve(&ConfigFile::parse(auto).unwrap(), &env(&[]), "/h").unwrap();
+        assert_eq!(p.id, "gpu-box");
+        assert!(p.api_key.is_some());
     }
 
     #[test]
