@@ -201,6 +201,54 @@ fn forwarding(
     [streamed, tools]
 }
 
+/// First-chunk latency of prompts on a session that already holds `messages` messages (the
+/// median of 10 prompts after the history is built).
+fn long_history_first_chunk(binary: &str, home: &std::path::Path, cwd: &std::path::Path, messages: usize) -> Duration {
+    let mut child = Command::new(binary)
+        .env("HERMES_HOME", home)
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn hermes-acp");
+    let stdout = child.stdout.take().unwrap();
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx
+                .send((Instant::now(), serde_json::from_str::<Value>(&line).expect("JSON")))
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
+    let mut d = Driver {
+        child,
+        lines,
+        next_id: 0,
+    };
+    let (id, _) = d.send("initialize", json!({"protocolVersion": 1, "clientCapabilities": {}}));
+    d.wait(id);
+    let (id, _) = d.send("session/new", json!({"cwd": cwd, "mcpServers": []}));
+    let sid = d.wait(id).2["result"]["sessionId"].as_str().unwrap().to_string();
+    let prompt = |d: &mut Driver, text: &str| {
+        let (id, sent) = d.send(
+            "session/prompt",
+            json!({"sessionId": sid, "prompt": [{"type": "text", "text": text}]}),
+        );
+        d.wait(id).0.expect("a chunk arrived") - sent
+    };
+    for i in 0..messages / 2 {
+        prompt(&mut d, &format!("question number {i} about the code base"));
+    }
+    let samples: Vec<Duration> = (0..10).map(|i| prompt(&mut d, &format!("follow-up {i}"))).collect();
+    drop(d.child.stdin.take());
+    let _ = d.child.wait();
+    median(samples)
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -241,6 +289,13 @@ fn main() {
     println!(
         "  peak RSS                     {:.1} MB",
         rss[rss.len() / 2] as f64 / 1024.0
+    );
+    let long = long_history_first_chunk(&binary, home.path(), cwd.path(), 200);
+    let short = pick(|r| r.first_chunk_2);
+    println!(
+        "  prompt → first chunk, 200-message history {} (overhead over prompt 2: {})",
+        ms(long),
+        ms(long.saturating_sub(short))
     );
     let [streamed, tools] = forwarding(&binary, home.path(), cwd.path(), &mock, 100_000, 1_000);
     println!("event forwarding (end to end through the binary, mock included):");
