@@ -33,6 +33,41 @@ struct Driver {
 }
 
 impl Driver {
+    /// Starts the agent with `home` as HERMES_HOME, reading its stdout on a thread.
+    fn spawn(binary: &str, home: &std::path::Path) -> Driver {
+        let mut child = Command::new(binary)
+            .env("HERMES_HOME", home)
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn hermes-acp (build it with `cargo build --release`)");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let value: Value = serde_json::from_str(&line).expect("stdout line is JSON");
+                if tx.send((Instant::now(), value)).is_err() {
+                    break;
+                }
+            }
+        });
+        Driver {
+            child,
+            lines,
+            next_id: 0,
+        }
+    }
+
+    /// initialize + session/new; returns the session id.
+    fn open_session(&mut self, cwd: &std::path::Path) -> String {
+        let (id, _) = self.send("initialize", json!({"protocolVersion": 1, "clientCapabilities": {}}));
+        self.wait(id);
+        let (id, _) = self.send("session/new", json!({"cwd": cwd, "mcpServers": []}));
+        self.wait(id).2["result"]["sessionId"].as_str().unwrap().to_string()
+    }
+
     fn send(&mut self, method: &str, params: Value) -> (u64, Instant) {
         self.next_id += 1;
         let msg = json!({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params});
@@ -83,29 +118,7 @@ fn peak_rss_kb(pid: u32) -> u64 {
 
 fn one_run(binary: &str, home: &std::path::Path, cwd: &std::path::Path) -> Run {
     let started = Instant::now();
-    let mut child = Command::new(binary)
-        .env("HERMES_HOME", home)
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn hermes-acp (build it with `cargo build --release`)");
-    let stdout = child.stdout.take().unwrap();
-    let (tx, lines) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let value: Value = serde_json::from_str(&line).expect("stdout line is JSON");
-            if tx.send((Instant::now(), value)).is_err() {
-                break;
-            }
-        }
-    });
-    let mut d = Driver {
-        child,
-        lines,
-        next_id: 0,
-    };
+    let mut d = Driver::spawn(binary, home);
     let (id, _) = d.send("initialize", json!({"protocolVersion": 1, "clientCapabilities": {}}));
     let (_, init_at, _) = d.wait(id);
     let (id, sent) = d.send("session/new", json!({"cwd": cwd, "mcpServers": []}));
@@ -149,35 +162,8 @@ fn forwarding(
     chunks: usize,
     calls: usize,
 ) -> [(f64, f64); 2] {
-    let mut child = Command::new(binary)
-        .env("HERMES_HOME", home)
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn hermes-acp");
-    let stdout = child.stdout.take().unwrap();
-    let (tx, lines) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx
-                .send((Instant::now(), serde_json::from_str::<Value>(&line).expect("JSON")))
-                .is_err()
-            {
-                break;
-            }
-        }
-    });
-    let mut d = Driver {
-        child,
-        lines,
-        next_id: 0,
-    };
-    let (id, _) = d.send("initialize", json!({"protocolVersion": 1, "clientCapabilities": {}}));
-    d.wait(id);
-    let (id, _) = d.send("session/new", json!({"cwd": cwd, "mcpServers": []}));
-    let sid = d.wait(id).2["result"]["sessionId"].as_str().unwrap().to_string();
+    let mut d = Driver::spawn(binary, home);
+    let sid = d.open_session(cwd);
     let pieces: Vec<String> = (0..chunks).map(|i| format!("w{i} ")).collect();
     let piece_refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
     mock.push(mock_llm::text(&piece_refs));
@@ -204,35 +190,8 @@ fn forwarding(
 /// First-chunk latency of prompts on a session that already holds `messages` messages (the
 /// median of 10 prompts after the history is built).
 fn long_history_first_chunk(binary: &str, home: &std::path::Path, cwd: &std::path::Path, messages: usize) -> Duration {
-    let mut child = Command::new(binary)
-        .env("HERMES_HOME", home)
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn hermes-acp");
-    let stdout = child.stdout.take().unwrap();
-    let (tx, lines) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx
-                .send((Instant::now(), serde_json::from_str::<Value>(&line).expect("JSON")))
-                .is_err()
-            {
-                break;
-            }
-        }
-    });
-    let mut d = Driver {
-        child,
-        lines,
-        next_id: 0,
-    };
-    let (id, _) = d.send("initialize", json!({"protocolVersion": 1, "clientCapabilities": {}}));
-    d.wait(id);
-    let (id, _) = d.send("session/new", json!({"cwd": cwd, "mcpServers": []}));
-    let sid = d.wait(id).2["result"]["sessionId"].as_str().unwrap().to_string();
+    let mut d = Driver::spawn(binary, home);
+    let sid = d.open_session(cwd);
     let prompt = |d: &mut Driver, text: &str| {
         let (id, sent) = d.send(
             "session/prompt",

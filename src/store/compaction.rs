@@ -4,9 +4,9 @@
 //! (`session_search` still finds them) and in the session's full history, while loading a
 //! session returns only the active set.
 
-use rusqlite::{Connection, params};
+use rusqlite::Connection;
 
-use super::{Store, StoreError, now_ms};
+use super::{Store, StoreError};
 use crate::transcript::Message;
 
 /// One archived-or-live message row, oldest first (`Store::full_history`).
@@ -72,44 +72,15 @@ impl Store {
 /// Inserts `messages` as active rows after the session's highest seq (archived rows included,
 /// so seq stays a total order of everything written) and refreshes the session's counters.
 // Mirrors `sessions::insert_messages` (private there); the searchable text must stay the same.
+/// The new live rows, appended after every stored row (same code as ordinary appends).
 fn insert_live(conn: &Connection, session_id: &str, messages: &[Message]) -> Result<(), StoreError> {
-    let next_seq: i64 = conn.query_row(
-        "SELECT COALESCE(MAX(seq), -1) + 1 FROM messages WHERE session_id = ?1",
-        [session_id],
-        |r| r.get(0),
-    )?;
-    let now = now_ms();
-    let mut stmt = conn.prepare_cached(
-        "INSERT INTO messages (session_id, seq, role, content, body, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?;
-    for (offset, message) in messages.iter().enumerate() {
-        let mut searchable = message.text_content();
-        for call in &message.tool_calls {
-            searchable.push(' ');
-            searchable.push_str(&call.name);
-            searchable.push(' ');
-            searchable.push_str(&call.arguments);
-        }
-        stmt.execute(params![
-            session_id,
-            next_seq + offset as i64,
-            message.role().as_str(),
-            searchable,
-            serde_json::to_string(message)?,
-            now
-        ])?;
-    }
-    conn.execute(
-        "UPDATE sessions SET message_count = (SELECT COUNT(*) FROM messages WHERE session_id = ?1 AND active = 1), updated_at = ?2 WHERE id = ?1",
-        params![session_id, now],
-    )?;
-    Ok(())
+    super::sessions::insert_messages(conn, session_id, messages)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::SessionRecord;
+    use crate::store::{SessionRecord, now_ms};
 
     #[tokio::test]
     async fn compaction_archives_old_rows_and_loads_the_new_live_set() {

@@ -78,7 +78,7 @@ fn row_to_record(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRecord> {
     })
 }
 
-fn insert_messages(conn: &Connection, session_id: &str, messages: &[Message]) -> Result<(), StoreError> {
+pub(super) fn insert_messages(conn: &Connection, session_id: &str, messages: &[Message]) -> Result<(), StoreError> {
     let next_seq: i64 = conn.query_row(
         "SELECT COALESCE(MAX(seq), -1) + 1 FROM messages WHERE session_id = ?1",
         [session_id],
