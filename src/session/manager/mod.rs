@@ -2,15 +2,22 @@
 //! fork, list, close and delete sessions, and to run a prompt turn on one. Sessions that are not
 //! in memory are restored from the store on demand.
 
+mod compaction;
+mod mcp;
+mod records;
+
+pub use records::title_from;
+use records::{check_cwd, record_for};
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::agent::compress::{self, CompressionConfig};
-use crate::agent::{self, AgentError, CompactionSettings, CompactionTarget, Sink, TurnContext, TurnOutcome};
+use crate::agent::compress::CompressionConfig;
+use crate::agent::{self, AgentError, Sink, TurnContext, TurnOutcome};
 use crate::config::{Config, ProviderSettings};
 use crate::llm::{Provider, RetryPolicy};
-use crate::store::{SessionPatch, SessionRecord, Store, StoreError, iso8601, now_ms};
+use crate::store::{SessionPatch, Store, StoreError, iso8601};
 use crate::tools::{Approver, FileSystem, TerminalHost, ToolRegistry, ToolServices};
 use crate::transcript::{Message, Role};
 
@@ -434,101 +441,6 @@ impl SessionManager {
         Ok(result?)
     }
 
-    /// The context window of `model` (config `model.context_length` wins).
-    pub fn context_window(&self, model: &str) -> u64 {
-        compress::context_window(model, self.config.file.context_length)
-    }
-
-    pub fn compression(&self) -> &CompressionConfig {
-        &self.compression
-    }
-
-    fn compaction_settings(&self, session: &Session, model: &str) -> CompactionSettings {
-        CompactionSettings::new(
-            self.compression.clone(),
-            model,
-            self.config.file.context_length,
-            session.auto_compaction.clone(),
-        )
-    }
-
-    /// `/compact`: compacts the conversation now. Returns the reply text.
-    pub async fn compact_now(&self, session: &Arc<Session>, events: Sink) -> Result<String, SessionError> {
-        use compress::replies;
-        let (_, provider) = self.provider()?;
-        let mut history = session.history.lock().await;
-        if history.is_empty() {
-            return Ok(replies::NOTHING_TO_COMPRESS.to_string());
-        }
-        if !self.compression.enabled {
-            return Ok(replies::DISABLED.to_string());
-        }
-        let model = session.settings().model;
-        let settings = self.compaction_settings(session, &model);
-        let Some(plan) = compress::plan_manual(&history, &self.compression, settings.context_window) else {
-            return Ok(replies::too_short(history.len()));
-        };
-        let cancel = session.begin_turn();
-        let target = CompactionTarget {
-            session_id: &session.id,
-            provider: provider.as_ref(),
-            store: &self.store,
-            events: &events,
-            cancel: &cancel,
-        };
-        let result = agent::compaction_run(&settings, &target, &mut history, &plan).await;
-        session.end_turn();
-        match result {
-            Ok(done) => Ok(replies::compacted(&done)),
-            Err(agent::CompactError::Cancelled) => Ok(replies::failed(&"cancelled")),
-            Err(agent::CompactError::Store(e)) => Err(e.into()),
-        }
-    }
-
-    /// Connects the session's MCP servers (config.yaml's, then the editor's, which win on a
-    /// name clash) in the background. Prompts wait for it; failures are reported through
-    /// `on_failure` and never fail the session. Replaces connections from an earlier call.
-    pub fn connect_mcp(
-        &self,
-        session: &Arc<Session>,
-        editor_servers: Vec<crate::mcp::McpServerConfig>,
-        on_failure: impl FnOnce(String) + Send + 'static,
-    ) {
-        let env = self.config.env.clone();
-        let mut servers: Vec<_> = self
-            .config
-            .file
-            .mcp_servers
-            .iter()
-            .map(|s| s.expand_env(|k| env.get(k).map(str::to_string)))
-            .collect();
-        servers.extend(editor_servers);
-        if servers.is_empty() {
-            return;
-        }
-        let Ok(mut slot) = session.mcp.clone().try_lock_owned() else {
-            tracing::warn!(session = %session.id, "MCP servers are still connecting; ignoring the new list");
-            return;
-        };
-        let (session, builtin) = (session.clone(), self.tools.clone());
-        tokio::spawn(async move {
-            if let Some(old) = slot.take() {
-                old.close().await;
-            }
-            let cwd = session.settings().cwd;
-            let connections = crate::mcp::connect_all(servers, &cwd).await;
-            let mut registry = builtin;
-            registry.extend(connections.tools());
-            tracing::info!(session = %session.id, servers = ?connections.server_names(), tools = registry.len(), "MCP servers connected");
-            session.set_tools(registry);
-            if let Some(notice) = connections.failure_notice() {
-                tracing::warn!(session = %session.id, "{notice}");
-                on_failure(notice);
-            }
-            *slot = Some(connections);
-        });
-    }
-
     /// Clears a session's history (`/reset`).
     pub async fn reset(&self, session: &Session) -> Result<(), SessionError> {
         let mut history = session.history.lock().await;
@@ -540,61 +452,5 @@ impl SessionManager {
             .unwrap_or_else(|p| p.into_inner())
             .reset();
         Ok(())
-    }
-}
-
-fn check_cwd(cwd: &Path) -> Result<(), SessionError> {
-    if cwd.as_os_str().is_empty() || !cwd.is_absolute() {
-        return Err(SessionError::InvalidCwd(cwd.display().to_string()));
-    }
-    Ok(())
-}
-
-fn record_for(id: &str, s: &SessionSettings, provider: Option<String>, parent: Option<String>) -> SessionRecord {
-    SessionRecord {
-        id: id.to_string(),
-        cwd: s.cwd.display().to_string(),
-        title: s.title.clone(),
-        title_source: s.title.as_ref().map(|_| {
-            if s.title_from_user {
-                "user".to_string()
-            } else {
-                "auto".to_string()
-            }
-        }),
-        model: Some(s.model.clone()),
-        provider,
-        mode: Some(s.mode.clone()),
-        settings: serde_json::json!({}),
-        parent_session_id: parent,
-        created_at: now_ms(),
-        ..SessionRecord::default()
-    }
-}
-
-/// A short title from the first line of a message: at most 60 characters, cut on a word.
-pub fn title_from(text: &str) -> String {
-    let line = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
-    if line.chars().count() <= 60 {
-        return line.to_string();
-    }
-    let cut: String = line.chars().take(60).collect();
-    let cut = match cut.rfind(' ') {
-        Some(pos) if pos > 30 => cut[..pos].to_string(),
-        _ => cut,
-    };
-    format!("{}…", cut.trim_end())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::title_from;
-
-    #[test]
-    fn titles_are_short_first_lines() {
-        assert_eq!(title_from("\n  Fix the parser  \nmore"), "Fix the parser");
-        let long = "Please refactor the session manager so that it restores sessions lazily from the store";
-        let t = title_from(long);
-        assert!(t.ends_with('…') && t.chars().count() <= 61, "{t}");
     }
 }

@@ -1,0 +1,62 @@
+//! Context compaction for a session: its context window, the compaction settings a turn
+//! uses, and the on-demand `/compact`.
+
+use std::sync::Arc;
+
+use super::{SessionError, SessionManager};
+use crate::agent::compress::{self, CompressionConfig};
+use crate::agent::{self, CompactionSettings, CompactionTarget, Sink};
+use crate::session::Session;
+
+impl SessionManager {
+    /// The context window of `model` (config `model.context_length` wins).
+    pub fn context_window(&self, model: &str) -> u64 {
+        compress::context_window(model, self.config.file.context_length)
+    }
+
+    pub fn compression(&self) -> &CompressionConfig {
+        &self.compression
+    }
+
+    pub(super) fn compaction_settings(&self, session: &Session, model: &str) -> CompactionSettings {
+        CompactionSettings::new(
+            self.compression.clone(),
+            model,
+            self.config.file.context_length,
+            session.auto_compaction.clone(),
+        )
+    }
+
+    /// `/compact`: compacts the conversation now. Returns the reply text.
+    pub async fn compact_now(&self, session: &Arc<Session>, events: Sink) -> Result<String, SessionError> {
+        use compress::replies;
+        let (_, provider) = self.provider()?;
+        let mut history = session.history.lock().await;
+        if history.is_empty() {
+            return Ok(replies::NOTHING_TO_COMPRESS.to_string());
+        }
+        if !self.compression.enabled {
+            return Ok(replies::DISABLED.to_string());
+        }
+        let model = session.settings().model;
+        let settings = self.compaction_settings(session, &model);
+        let Some(plan) = compress::plan_manual(&history, &self.compression, settings.context_window) else {
+            return Ok(replies::too_short(history.len()));
+        };
+        let cancel = session.begin_turn();
+        let target = CompactionTarget {
+            session_id: &session.id,
+            provider: provider.as_ref(),
+            store: &self.store,
+            events: &events,
+            cancel: &cancel,
+        };
+        let result = agent::compaction_run(&settings, &target, &mut history, &plan).await;
+        session.end_turn();
+        match result {
+            Ok(done) => Ok(replies::compacted(&done)),
+            Err(agent::CompactError::Cancelled) => Ok(replies::failed(&"cancelled")),
+            Err(agent::CompactError::Store(e)) => Err(e.into()),
+        }
+    }
+}
