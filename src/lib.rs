@@ -12,6 +12,7 @@ pub mod cli;
 pub mod config;
 pub mod llm;
 pub mod mcp;
+pub mod safety;
 pub mod session;
 pub mod store;
 pub mod tools;

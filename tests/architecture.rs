@@ -45,6 +45,20 @@ fn layers_only_import_downwards() {
     // (layer, modules it must never use)
     let rules: &[(&str, &[&str])] = &[
         (
+            "src/safety/",
+            &[
+                "crate::acp",
+                "crate::session",
+                "crate::agent",
+                "crate::llm",
+                "crate::mcp",
+                "crate::tools",
+                "crate::store",
+                "crate::config",
+                "crate::app",
+            ],
+        ),
+        (
             "src/store/",
             &[
                 "crate::acp",

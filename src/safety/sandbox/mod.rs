@@ -1,0 +1,1 @@
+//! The OS sandbox for commands the agent runs itself (filled in by the sandbox work).

@@ -1,0 +1,1 @@
+//! The secret values the agent knows (filled in by the secrets work).
