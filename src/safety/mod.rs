@@ -6,13 +6,14 @@
 //!   (through pipelines, substitutions, `sh -c`, `eval`, wrappers), classified by effect;
 //!   whatever cannot be resolved to literal programs is "unknown" and asks.
 //! - `policy` — the `Mode` enum and one pure function from (mode, effect, remembered rules) to
-//!   Allow / Ask(reason) / Refuse(reason).
+//!   Allow / Ask(reason) / Refuse(reason); `paths` says which edit targets are sensitive.
 //! - `sandbox` — Landlock for the commands the agent runs itself: writes only inside the
 //!   session cwd, the temp dir and configured roots.
 //! - `secrets` — the secret values the agent knows: removed from children's environments and
 //!   redacted by value at every sink.
 
 pub mod command;
+pub mod paths;
 pub mod policy;
 pub mod sandbox;
 pub mod secrets;
