@@ -21,13 +21,13 @@ pub async fn config_options(manager: &SessionManager, session: &Session) -> Vec<
         .collect();
     let mode_options: Vec<SessionConfigSelectOption> = available_modes(manager.config().yolo_allowed)
         .into_iter()
-        .map(|m| SessionConfigSelectOption::new(m.id, m.name).description(m.description.to_string()))
+        .map(|m| SessionConfigSelectOption::new(m.id(), m.name).description(m.description.to_string()))
         .collect();
     vec![
         SessionConfigOption::select(MODEL_OPTION, "Model", settings.model.clone(), model_options)
             .category(SessionConfigOptionCategory::Model)
             .description("The model that answers in this session".to_string()),
-        SessionConfigOption::select(MODE_OPTION, "Mode", settings.mode.clone(), mode_options)
+        SessionConfigOption::select(MODE_OPTION, "Mode", settings.mode.id(), mode_options)
             .category(SessionConfigOptionCategory::Mode)
             .description("How much the agent may do without asking".to_string()),
     ]
@@ -37,7 +37,7 @@ pub async fn config_options(manager: &SessionManager, session: &Session) -> Vec<
 pub fn mode_state(manager: &SessionManager, session: &Session) -> SessionModeState {
     let modes = available_modes(manager.config().yolo_allowed)
         .into_iter()
-        .map(|m| SessionMode::new(m.id, m.name).description(m.description.to_string()))
+        .map(|m| SessionMode::new(m.id(), m.name).description(m.description.to_string()))
         .collect();
-    SessionModeState::new(session.settings().mode, modes)
+    SessionModeState::new(session.settings().mode.id(), modes)
 }

@@ -1,10 +1,10 @@
 //! The permission bridge: `tools::Approver` on top of `session/request_permission`. It belongs to
-//! one session's running turn (never global state), applies the session's mode and remembered
-//! rules first, and otherwise asks the editor, pointing at the tool card already announced.
+//! one session's running turn (never global state) and only asks: the mode and remembered rules
+//! were applied by the policy before, so every request here is one the user must answer. It
+//! points at the tool card already announced and says why approval is needed.
 //! A timeout or a failed request denies — and says it timed out, not that the user said no; the
 //! outstanding request is cancelled. A cancelled turn answers cancelled.
 
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,15 +12,13 @@ use agent_client_protocol::Client;
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
     Diff, PermissionOption, PermissionOptionKind, RequestPermissionOutcome, RequestPermissionRequest, ToolCallContent,
-    ToolCallStatus, ToolCallUpdate, ToolCallUpdateFields, ToolKind,
+    ToolCallUpdate, ToolCallUpdateFields, ToolKind,
 };
 use futures::future::BoxFuture;
 use serde_json::json;
 
 use super::render::text_block;
 use crate::session::Session;
-use crate::store::{PermissionRule, Store};
-use crate::tools::file_io::is_sensitive_edit_path;
 use crate::tools::{ApprovalDecision, ApprovalRequest, Approver};
 
 /// Option ids (the same as Hermes').
@@ -30,141 +28,90 @@ pub const ALLOW_ALWAYS: &str = "allow_always";
 pub const DENY: &str = "deny";
 pub const DENY_ALWAYS: &str = "deny_always";
 
-/// Answers approval requests for one session's turn.
+/// Answers approval requests for one session's turn by asking the editor. The policy already
+/// decided that the user must be asked (`tools::permission`); this only renders the question.
 pub struct AcpApprover {
     cx: ConnectionTo<Client>,
     session: Arc<Session>,
-    store: Store,
     timeout: Duration,
 }
 
+/// Labels quote the command; a long one is cut so the buttons stay readable.
+fn quoted(command: &str) -> String {
+    let line = command.lines().next().unwrap_or_default();
+    let mut cut: String = line.chars().take(60).collect();
+    if cut.len() < command.len() {
+        cut.push('…');
+    }
+    format!("`{cut}`")
+}
+
 impl AcpApprover {
-    pub fn new(cx: ConnectionTo<Client>, session: Arc<Session>, store: Store, timeout: Duration) -> AcpApprover {
-        AcpApprover {
-            cx,
-            session,
-            store,
-            timeout,
-        }
+    pub fn new(cx: ConnectionTo<Client>, session: Arc<Session>, timeout: Duration) -> AcpApprover {
+        AcpApprover { cx, session, timeout }
     }
 
-    fn workspace(&self) -> String {
-        self.session.settings().cwd.display().to_string()
-    }
-
-    async fn command(&self, call_id: &str, command: &str, description: &str, pattern_key: &str) -> ApprovalDecision {
-        match self.session.settings().mode.as_str() {
-            "yolo" => return ApprovalDecision::AllowOnce,
-            // The registry refuses non-read-only commands before they get here; deny anyway.
-            "read_only" => return ApprovalDecision::Deny,
-            _ => {}
-        }
-        let workspace = self.workspace();
-        match self.store.rules(&workspace).await {
-            Ok(rules) => {
-                if let Some(rule) = rules.iter().find(|r| r.command == command) {
-                    tracing::info!(command, decision = %rule.decision, "remembered permission rule applied");
-                    return if rule.decision == "allow" {
-                        ApprovalDecision::AllowOnce
-                    } else {
-                        ApprovalDecision::Deny
-                    };
-                }
-            }
-            Err(e) => tracing::warn!(error = %e, "could not read permission rules"),
-        }
-        let title = if description.is_empty() {
-            command.to_string()
-        } else {
-            format!("{description}: {command}")
-        };
+    async fn command(&self, call_id: &str, command: &str, reason: &str, unsandboxed: bool) -> ApprovalDecision {
+        let sandbox_note = if unsandboxed { " (without the sandbox)" } else { "" };
+        // The card keeps its own title and status: clients that apply this as an update of
+        // the card must not be left with a question as its title.
         let fields = ToolCallUpdateFields::new()
-            .title(title)
             .kind(ToolKind::Execute)
-            .status(ToolCallStatus::Pending)
-            .content(vec![text_block(&format!("{description}\n$ {command}"))])
-            .raw_input(json!({"command": command, "description": description}));
+            .content(vec![text_block(&format!("Needs your approval: {reason}\n$ {command}"))])
+            .raw_input(json!({"command": command, "reason": reason, "unsandboxed": unsandboxed}));
+        let shown = quoted(command);
         let options = vec![
             PermissionOption::new(ALLOW_ONCE, "Allow once", PermissionOptionKind::AllowOnce),
             PermissionOption::new(
                 ALLOW_SESSION,
-                format!("Allow for this session ({pattern_key})"),
+                format!("Allow {shown}{sandbox_note} for this session"),
                 PermissionOptionKind::AllowAlways,
             ),
             PermissionOption::new(
                 ALLOW_ALWAYS,
-                "Always allow this command in this project",
+                format!("Always allow {shown}{sandbox_note} in this project"),
                 PermissionOptionKind::AllowAlways,
             ),
             PermissionOption::new(DENY, "Deny", PermissionOptionKind::RejectOnce),
             PermissionOption::new(
                 DENY_ALWAYS,
-                "Always deny this command in this project",
+                format!("Always deny {shown} in this project"),
                 PermissionOptionKind::RejectAlways,
             ),
         ];
-        let decision = self.ask(call_id, fields, options).await;
-        let remember = match decision {
-            ApprovalDecision::AllowAlways => Some("allow"),
-            ApprovalDecision::DenyAlways => Some("deny"),
-            _ => None,
-        };
-        if let Some(decision) = remember {
-            let rule = PermissionRule {
-                workspace,
-                command: command.to_string(),
-                decision: decision.to_string(),
-            };
-            if let Err(e) = self.store.save_rule(rule).await {
-                tracing::warn!(error = %e, "could not remember the permission rule");
-            }
-        }
-        decision
+        self.ask(call_id, fields, options).await
     }
 
-    async fn edit(
-        &self,
-        call_id: &str,
-        tool: &str,
-        path: &Path,
-        old: Option<String>,
-        new: String,
-        args: serde_json::Value,
-    ) -> ApprovalDecision {
-        let sensitive = is_sensitive_edit_path(path);
-        let cwd = self.session.settings().cwd;
-        let auto = !sensitive
-            && match self.session.settings().mode.as_str() {
-                "yolo" | "dont_ask" => true,
-                "accept_edits" => path.starts_with(&cwd) || path.starts_with(std::env::temp_dir()),
-                "read_only" => return ApprovalDecision::Deny,
-                _ => self.session.tool_state.edits_allowed_for_session(),
-            };
-        if auto {
-            return ApprovalDecision::AllowOnce;
-        }
+    async fn edit(&self, call_id: &str, edit: EditQuestion) -> ApprovalDecision {
         let fields = ToolCallUpdateFields::new()
-            .title(format!("Approve edit: {}", path.display()))
             .kind(ToolKind::Edit)
-            .status(ToolCallStatus::Pending)
-            .content(vec![ToolCallContent::Diff(
-                Diff::new(path.to_path_buf(), new).old_text(old),
-            )])
-            .raw_input(json!({"tool": tool, "arguments": args}));
-        let options = vec![
-            PermissionOption::new(ALLOW_ONCE, "Allow edit", PermissionOptionKind::AllowOnce),
-            PermissionOption::new(
+            .content(vec![
+                text_block(&format!("Needs your approval: {}", edit.reason)),
+                ToolCallContent::Diff(Diff::new(edit.real_path.clone(), edit.new_text).old_text(edit.old_text)),
+            ])
+            .raw_input(json!({
+                "tool": edit.tool,
+                "path": edit.path,
+                "real_path": edit.real_path,
+                "reason": edit.reason,
+                "arguments": edit.arguments,
+            }));
+        let mut options = vec![PermissionOption::new(
+            ALLOW_ONCE,
+            "Allow edit",
+            PermissionOptionKind::AllowOnce,
+        )];
+        // "For the session" covers ordinary edits in the project; a sensitive or outside
+        // target asks every time, so offering it there would promise what it does not do.
+        if edit.reason == "edit" {
+            options.push(PermissionOption::new(
                 ALLOW_SESSION,
-                "Allow edits for the rest of this session",
+                "Allow edits in this project for the rest of this session",
                 PermissionOptionKind::AllowAlways,
-            ),
-            PermissionOption::new(DENY, "Deny", PermissionOptionKind::RejectOnce),
-        ];
-        let decision = self.ask(call_id, fields, options).await;
-        if decision == ApprovalDecision::AllowSession {
-            self.session.tool_state.allow_edits_for_session();
+            ));
         }
-        decision
+        options.push(PermissionOption::new(DENY, "Deny", PermissionOptionKind::RejectOnce));
+        self.ask(call_id, fields, options).await
     }
 
     /// Sends the request and waits for the answer, the timeout or the turn's cancellation.
@@ -215,22 +162,46 @@ impl AcpApprover {
     }
 }
 
+/// An edit question, unpacked from the request.
+struct EditQuestion {
+    tool: &'static str,
+    path: std::path::PathBuf,
+    real_path: std::path::PathBuf,
+    reason: String,
+    old_text: Option<String>,
+    new_text: String,
+    arguments: serde_json::Value,
+}
+
 impl Approver for AcpApprover {
     fn request<'a>(&'a self, call_id: &'a str, request: ApprovalRequest) -> BoxFuture<'a, ApprovalDecision> {
         Box::pin(async move {
             match request {
                 ApprovalRequest::Command {
                     command,
-                    description,
-                    pattern_key,
-                } => self.command(call_id, &command, &description, &pattern_key).await,
+                    reason,
+                    unsandboxed,
+                } => self.command(call_id, &command, &reason, unsandboxed).await,
                 ApprovalRequest::Edit {
                     tool,
                     path,
+                    real_path,
+                    reason,
                     old_text,
                     new_text,
                     arguments,
-                } => self.edit(call_id, tool, &path, old_text, new_text, arguments).await,
+                } => {
+                    let question = EditQuestion {
+                        tool,
+                        path,
+                        real_path,
+                        reason,
+                        old_text,
+                        new_text,
+                        arguments,
+                    };
+                    self.edit(call_id, question).await
+                }
             }
         })
     }

@@ -17,7 +17,7 @@ use crate::transcript::Message;
 pub struct SessionSettings {
     pub cwd: PathBuf,
     pub model: String,
-    pub mode: String,
+    pub mode: crate::safety::policy::Mode,
     pub title: Option<String>,
     /// True when the user chose the title (auto-titles never overwrite it).
     pub title_from_user: bool,
@@ -49,7 +49,7 @@ pub struct Session {
 impl Session {
     pub fn new(id: String, settings: SessionSettings, history: Vec<Message>, tools: ToolRegistry) -> Session {
         let tool_state = Arc::new(SessionToolState::default());
-        tool_state.set_read_only(settings.mode == "read_only");
+        tool_state.set_mode(settings.mode);
         Session {
             id,
             workspace: Arc::new(Workspace::new(settings.cwd.clone())),
@@ -81,7 +81,7 @@ impl Session {
         if guard.cwd != before_cwd {
             self.workspace.set_root(guard.cwd.clone());
         }
-        self.tool_state.set_read_only(guard.mode == "read_only");
+        self.tool_state.set_mode(guard.mode);
         guard.clone()
     }
 

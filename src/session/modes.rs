@@ -1,40 +1,47 @@
-//! Session modes: how much the agent may do without asking. The ids and names of the first three
-//! match Hermes (reference §3.3); `read_only` and `yolo` are ours. `yolo` is offered only when the
-//! user enabled it (`acp.yolo: true` in config.yaml or `HERMES_YOLO_MODE=1`).
+//! Session modes as the editor shows them. The ids and names of the first three match Hermes
+//! (reference §3.3); `read_only` and `yolo` are ours. `yolo` is offered only when the user
+//! enabled it (`acp.yolo: true` in config.yaml or `HERMES_YOLO_MODE=1`). What each mode allows
+//! is decided in one place, `safety::policy::decide`.
+
+pub use crate::safety::policy::Mode;
 
 /// A mode as the editor shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ModeInfo {
-    pub id: &'static str,
+    pub mode: Mode,
     pub name: &'static str,
     pub description: &'static str,
 }
 
-pub const DEFAULT_MODE: &str = "default";
+impl ModeInfo {
+    pub fn id(&self) -> &'static str {
+        self.mode.id()
+    }
+}
 
 const MODES: &[ModeInfo] = &[
     ModeInfo {
-        id: "default",
+        mode: Mode::Default,
         name: "Default",
-        description: "Ask before edits and dangerous commands.",
+        description: "Ask before edits and before destructive or unrecognised commands.",
     },
     ModeInfo {
-        id: "accept_edits",
+        mode: Mode::AcceptEdits,
         name: "Accept Edits",
-        description: "Auto-allow workspace and /tmp edits; still asks for sensitive paths and dangerous commands.",
+        description: "Edits inside the project and the temp dir go through; edits elsewhere, sensitive files and destructive commands still ask.",
     },
     ModeInfo {
-        id: "dont_ask",
+        mode: Mode::DontAsk,
         name: "Don't Ask",
-        description: "Auto-allow file edits for this session except sensitive paths; still asks for dangerous commands.",
+        description: "Edits inside the project go through (as Accept Edits); edits elsewhere, sensitive files and destructive commands still ask.",
     },
     ModeInfo {
-        id: "read_only",
+        mode: Mode::ReadOnly,
         name: "Read Only",
         description: "No edits and no commands beyond read-only ones.",
     },
     ModeInfo {
-        id: "yolo",
+        mode: Mode::Yolo,
         name: "YOLO",
         description: "Never ask. Only hardline-blocked commands are refused.",
     },
@@ -45,13 +52,13 @@ pub fn available_modes(yolo_allowed: bool) -> Vec<ModeInfo> {
     MODES
         .iter()
         .copied()
-        .filter(|m| yolo_allowed || m.id != "yolo")
+        .filter(|m| yolo_allowed || m.mode != Mode::Yolo)
         .collect()
 }
 
-/// Whether `id` is a mode we offer.
-pub fn is_valid_mode(id: &str, yolo_allowed: bool) -> bool {
-    available_modes(yolo_allowed).iter().any(|m| m.id == id)
+/// The mode with this id, if we offer it.
+pub fn parse_mode(id: &str, yolo_allowed: bool) -> Option<Mode> {
+    Mode::from_id(id).filter(|m| yolo_allowed || *m != Mode::Yolo)
 }
 
 #[cfg(test)]
@@ -60,10 +67,10 @@ mod tests {
 
     #[test]
     fn yolo_only_when_enabled() {
-        assert!(!is_valid_mode("yolo", false));
-        assert!(is_valid_mode("yolo", true));
+        assert_eq!(parse_mode("yolo", false), None);
+        assert_eq!(parse_mode("yolo", true), Some(Mode::Yolo));
         assert_eq!(available_modes(false).len(), 4);
-        assert!(is_valid_mode("accept_edits", false));
-        assert!(!is_valid_mode("bogus", true));
+        assert_eq!(parse_mode("accept_edits", false), Some(Mode::AcceptEdits));
+        assert_eq!(parse_mode("bogus", true), None);
     }
 }

@@ -7,21 +7,26 @@ use std::path::PathBuf;
 use futures::future::BoxFuture;
 use serde_json::Value;
 
-/// What a tool wants to do.
+/// What a tool wants to do, after the policy decided it needs the user's click.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ApprovalRequest {
-    /// A shell command that matched a dangerous pattern.
+    /// A shell command.
     Command {
         command: String,
-        /// Human description of the danger, e.g. "recursive delete".
-        description: String,
-        /// The pattern key remembered by "allow for session".
-        pattern_key: String,
+        /// Why it needs approval (what the analysis found), shown on the card.
+        reason: String,
+        /// It would run without the OS sandbox.
+        unsandboxed: bool,
     },
     /// A file edit, with whole-file texts for the diff.
     Edit {
         tool: &'static str,
+        /// The path the model named (resolved against the session cwd).
         path: PathBuf,
+        /// What the write would really change (symlinks followed).
+        real_path: PathBuf,
+        /// Why it needs approval, shown on the card.
+        reason: String,
         old_text: Option<String>,
         new_text: String,
         arguments: Value,
@@ -32,7 +37,7 @@ pub enum ApprovalRequest {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ApprovalDecision {
     AllowOnce,
-    /// Allow this pattern (commands) or all edits (files) for the rest of the session.
+    /// Allow this exact command, or edits inside the project, for the rest of the session.
     AllowSession,
     /// Allow this command in this project from now on (persisted).
     AllowAlways,
@@ -69,7 +74,8 @@ impl Approver for DenyAll {
     }
 }
 
-/// Allows everything (yolo mode, and tests that are not about approvals).
+/// Allows everything it is asked (tests that are not about approvals). Yolo mode never gets
+/// here: the policy allows before asking.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct AllowAll;
 

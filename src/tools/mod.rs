@@ -9,6 +9,7 @@ pub mod fs;
 pub mod memory;
 pub mod output;
 pub mod patch;
+pub mod permission;
 pub mod process;
 pub mod read_file;
 pub mod redact;

@@ -114,20 +114,14 @@ impl ToolRegistry {
     }
 }
 
-/// Why a call is refused in read-only mode, if it is: edits, commands that are not clearly
-/// read-only, process control, memory writes and external (MCP) tools.
+/// Why a call is refused in read-only mode, if it is: edits, process control, memory writes and
+/// external (MCP) tools. Commands are decided by the terminal's permission gate (the policy
+/// allows read-only commands there).
 fn read_only_refusal(name: &str, args: &Value) -> Option<String> {
     const NOTE: &str = "The session is in read-only mode; switch the mode in the editor to allow it.";
     let action = args.get("action").and_then(Value::as_str).unwrap_or("");
     match name {
         "write_file" | "patch" => Some(format!("Read-only mode: file edits are disabled. {NOTE}")),
-        "terminal" => {
-            let command = args.get("command").and_then(Value::as_str).unwrap_or("");
-            let background = args.get("background").and_then(Value::as_bool).unwrap_or(false);
-            (background || !super::approval::is_read_only(command)).then(|| {
-                format!("Read-only mode: only read-only commands may run (this one may change something). {NOTE}")
-            })
-        }
         "process" => matches!(action, "kill" | "write" | "submit" | "close")
             .then(|| format!("Read-only mode: process control is disabled. {NOTE}")),
         "memory" => {

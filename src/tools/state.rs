@@ -1,74 +1,76 @@
 //! Per-session tool state that outlives a single call: the todo list, background processes,
-//! and the command patterns the user allowed for this session. Owned by the session; dropped
-//! (and its processes killed) when the session closes.
+//! the session's mode (the policy reads it on every call), and what the user allowed for this
+//! session (exact commands, edits). Owned by the session; dropped (and its processes killed)
+//! when the session closes.
 
 use std::collections::HashSet;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
 use super::process::ProcessTable;
 use super::todo::TodoList;
+use crate::safety::policy::Mode;
 
 /// State shared by all tool calls of one session.
 #[derive(Default)]
 pub struct SessionToolState {
     pub todos: Mutex<TodoList>,
     pub processes: ProcessTable,
-    /// Dangerous-command pattern keys approved "for this session".
-    pub allowed_patterns: Mutex<HashSet<String>>,
-    /// Whether the user allowed all file edits for the rest of this session.
-    pub edits_allowed: std::sync::atomic::AtomicBool,
-    /// The session is in read-only mode: no edits, no commands beyond read-only ones.
-    read_only: std::sync::atomic::AtomicBool,
+    /// Exact commands (rule keys) the user allowed "for this session".
+    allowed_commands: Mutex<HashSet<String>>,
+    /// Whether the user allowed edits inside the project for the rest of this session.
+    edits_allowed: AtomicBool,
+    /// The session's mode, mirrored from its settings whenever they change.
+    mode: Mutex<Mode>,
     /// `/steer` guidance waiting to be shown to the model with the next tool results.
     guidance: Mutex<Vec<String>>,
 }
 
 impl SessionToolState {
-    pub fn pattern_allowed(&self, key: &str) -> bool {
-        self.allowed_patterns
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .contains(key)
+    pub fn command_allowed(&self, key: &str) -> bool {
+        lock(&self.allowed_commands).contains(key)
     }
 
-    pub fn allow_pattern(&self, key: &str) {
-        self.allowed_patterns
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(key.to_string());
+    pub fn allow_command(&self, key: &str) {
+        lock(&self.allowed_commands).insert(key.to_string());
     }
 
     /// Queues guidance for the running turn.
     pub fn add_guidance(&self, text: &str) {
-        self.guidance
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(text.to_string());
+        lock(&self.guidance).push(text.to_string());
     }
 
     /// Takes the queued guidance (empty when none).
     pub fn take_guidance(&self) -> Vec<String> {
-        std::mem::take(&mut *self.guidance.lock().unwrap_or_else(|p| p.into_inner()))
+        std::mem::take(&mut *lock(&self.guidance))
+    }
+
+    pub fn mode(&self) -> Mode {
+        *lock(&self.mode)
+    }
+
+    pub fn set_mode(&self, mode: Mode) {
+        *lock(&self.mode) = mode;
     }
 
     pub fn is_read_only(&self) -> bool {
-        self.read_only.load(std::sync::atomic::Ordering::SeqCst)
-    }
-
-    pub fn set_read_only(&self, on: bool) {
-        self.read_only.store(on, std::sync::atomic::Ordering::SeqCst);
+        self.mode() == Mode::ReadOnly
     }
 
     pub fn edits_allowed_for_session(&self) -> bool {
-        self.edits_allowed.load(std::sync::atomic::Ordering::SeqCst)
+        self.edits_allowed.load(Ordering::SeqCst)
     }
 
     pub fn allow_edits_for_session(&self) {
-        self.edits_allowed.store(true, std::sync::atomic::Ordering::SeqCst);
+        self.edits_allowed.store(true, Ordering::SeqCst);
     }
 
     /// Kills every background process (session close, server exit).
     pub fn shutdown(&self) {
         self.processes.kill_all();
     }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }

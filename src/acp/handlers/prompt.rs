@@ -127,12 +127,7 @@ async fn run(
 /// offers them.
 fn seams(state: &AcpState, cx: &ConnectionTo<Client>, session: &Arc<Session>, sink: &Arc<AcpEventSink>) -> TurnSeams {
     let caps = state.client_caps();
-    let approver = AcpApprover::new(
-        cx.clone(),
-        session.clone(),
-        state.manager.store().clone(),
-        state.manager.config().approval_timeout,
-    );
+    let approver = AcpApprover::new(cx.clone(), session.clone(), state.manager.config().approval_timeout);
     let fs = EditorFs::new(
         cx.clone(),
         &session.id,

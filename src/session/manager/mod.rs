@@ -23,7 +23,7 @@ use crate::transcript::{Message, Role};
 
 use super::catalog::ModelCatalog;
 use super::live::{Session, SessionSettings};
-use super::modes::{self, DEFAULT_MODE};
+use super::modes::{self, Mode};
 
 /// Page size of `session/list` (Hermes uses 50).
 pub const LIST_PAGE_SIZE: usize = 50;
@@ -171,9 +171,9 @@ impl SessionManager {
             model: record.model.clone().unwrap_or_else(|| self.default_model()),
             mode: record
                 .mode
-                .clone()
-                .filter(|m| modes::is_valid_mode(m, self.config.yolo_allowed))
-                .unwrap_or_else(|| DEFAULT_MODE.into()),
+                .as_deref()
+                .and_then(|m| modes::parse_mode(m, self.config.yolo_allowed))
+                .unwrap_or_default(),
             title: record.title.clone(),
             title_from_user: record.title_source.as_deref() == Some("user"),
         };
@@ -204,7 +204,7 @@ impl SessionManager {
         let session_settings = SessionSettings {
             cwd: cwd.to_path_buf(),
             model,
-            mode: DEFAULT_MODE.into(),
+            mode: Mode::Default,
             title: None,
             title_from_user: false,
         };
@@ -281,17 +281,17 @@ impl SessionManager {
 
     /// Switches the session's mode (persisted).
     pub async fn set_mode(&self, session: &Session, mode: &str) -> Result<(), SessionError> {
-        if !modes::is_valid_mode(mode, self.config.yolo_allowed) {
+        let Some(parsed) = modes::parse_mode(mode, self.config.yolo_allowed) else {
             let ids: Vec<_> = modes::available_modes(self.config.yolo_allowed)
                 .iter()
-                .map(|m| m.id)
+                .map(|m| m.id())
                 .collect();
             return Err(SessionError::InvalidValue(format!(
                 "unknown mode '{mode}'; expected one of: {}",
                 ids.join(", ")
             )));
-        }
-        session.update_settings(|s| s.mode = mode.to_string());
+        };
+        session.update_settings(|s| s.mode = parsed);
         self.store
             .patch_session(
                 &session.id,

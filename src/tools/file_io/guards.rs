@@ -1,9 +1,8 @@
 //! Where the edit tools refuse to write, with Hermes' exact messages: sensitive system paths,
 //! the Hermes config file, protected credential files and directories, paths outside
 //! `HERMES_WRITE_SAFE_ROOT`, another Hermes profile's scoped directories, and content that is
-//! really read_file's numbered display. Also the never-auto-approved edit paths of the approval
-//! policy (`is_sensitive_edit_path`). Paths are compared after following symlinks, so a link
-//! into `~/.ssh` is caught.
+//! really read_file's numbered display. Paths are compared after following symlinks, so a link
+//! into `~/.ssh` is caught. (Which edits ask is the policy's: `safety::paths`.)
 
 use std::path::{Component, Path, PathBuf};
 
@@ -12,7 +11,6 @@ use crate::tools::workspace::{expand_home, home_dir, normalize};
 const SENSITIVE_PREFIXES: [&str; 5] = ["/etc/", "/boot/", "/usr/lib/systemd/", "/private/etc/", "/private/var/"];
 const SENSITIVE_EXACT: [&str; 2] = ["/var/run/docker.sock", "/run/docker.sock"];
 const PROFILE_SCOPED_AREAS: [&str; 4] = ["skills", "plugins", "cron", "memories"];
-const NEVER_AUTO_APPROVE_NAMES: [&str; 5] = [".env", ".env.local", ".env.production", "id_rsa", "id_ed25519"];
 const READ_DEDUP_STATUS: &str = "File unchanged since last read. The content from the earlier read_file result \
      in this conversation is still current — refer to that instead of re-reading.";
 
@@ -232,21 +230,6 @@ pub fn check_internal_content(content: &str) -> Result<(), String> {
         );
     }
     Ok(())
-}
-
-/// Never auto-approved in any mode: a `.git` or `.ssh` component (any case), or a file named
-/// `.env`, `.env.local`, `.env.production`, `id_rsa`, `id_ed25519`.
-pub fn is_sensitive_edit_path(path: &Path) -> bool {
-    let expanded = expand_home(&path.to_string_lossy());
-    let special_dir = expanded.components().any(|c| {
-        let part = c.as_os_str().to_string_lossy();
-        part.eq_ignore_ascii_case(".git") || part.eq_ignore_ascii_case(".ssh")
-    });
-    let name = expanded
-        .file_name()
-        .map(|n| n.to_string_lossy().to_lowercase())
-        .unwrap_or_default();
-    special_dir || NEVER_AUTO_APPROVE_NAMES.contains(&name.as_str())
 }
 
 /// Mostly consecutive `N|text` lines: read_file output pasted back as content.

@@ -16,7 +16,7 @@ use serde_json::Value;
 pub use atomic::{atomic_write, delete_file, move_file};
 pub use diff::unified_diff;
 pub use guards::{
-    GuardEnv, check_internal_content, check_sensitive_system_path, cross_profile_warning, is_sensitive_edit_path,
+    GuardEnv, check_internal_content, check_sensitive_system_path, cross_profile_warning, real_path,
     write_denied_error,
 };
 pub use syntax::{lint_report, syntax_gate};
@@ -175,8 +175,10 @@ pub async fn write_text(ctx: &ToolContext, path: &Path, content: String) -> io::
     Ok(WriteRoute::Disk)
 }
 
-/// Asks the approver for one file edit before anything is touched. `Err` carries the message
-/// for the model: a denial, a timeout (nobody answered) and a cancelled turn read differently.
+/// Passes one file edit through the permission gate before anything is touched: the target is
+/// resolved to what it really is (symlinks followed), and the policy allows it, refuses it, or
+/// asks the user with the diff. `Err` carries the message for the model: a denial, a timeout
+/// (nobody answered) and a cancelled turn read differently.
 pub async fn request_edit_approval(
     ctx: &ToolContext,
     tool: &'static str,
@@ -188,14 +190,24 @@ pub async fn request_edit_approval(
     if ctx.cancel.is_cancelled() {
         return Err(decision_error(ApprovalDecision::Cancelled).unwrap_or_default());
     }
-    let request = ApprovalRequest::Edit {
+    if ctx.state.is_read_only() {
+        return Err(format!(
+            "Read-only mode: file edits are disabled. {}",
+            crate::safety::policy::READ_ONLY_NOTE
+        ));
+    }
+    let target = super::permission::edit_target(ctx, path);
+    let real_path = target.real.clone();
+    let decision = super::permission::gate_edit(ctx, target, |reason| ApprovalRequest::Edit {
         tool,
         path: path.to_path_buf(),
+        real_path,
+        reason,
         old_text: old_text.map(str::to_string),
         new_text: new_text.to_string(),
         arguments: arguments.clone(),
-    };
-    let decision = ctx.approver.request(&ctx.call_id, request).await;
+    })
+    .await;
     match decision_error(decision) {
         Some(message) => Err(message),
         // The turn may have been cancelled while the answer was in flight: still write nothing.

@@ -62,6 +62,7 @@ async fn writes_relative_to_the_session_cwd_and_reports_like_hermes() {
                 old_text,
                 new_text,
                 arguments,
+                ..
             },
         ] => {
             assert_eq!(

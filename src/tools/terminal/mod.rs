@@ -10,14 +10,14 @@ mod schema;
 #[cfg(test)]
 mod tests;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
-use super::approval::{self, CommandVerdict};
-use super::{ApprovalDecision, ApprovalRequest, Tool, ToolContext, ToolDisplay, ToolOutput};
+use super::{Tool, ToolContext, ToolDisplay, ToolOutput, permission};
+use crate::safety::policy::CommandEffect;
 use foreground::Foreground;
 
 /// Foreground timeout when the call gives none (Hermes `TERMINAL_TIMEOUT`).
@@ -90,7 +90,7 @@ async fn run(ctx: &ToolContext, call: Value) -> ToolOutput {
         Ok(cwd) => cwd,
         Err(error) => return error_result(&command, error, "error"),
     };
-    match approve(ctx, &command).await {
+    match approve(ctx, &command, &cwd, background).await {
         Ok(Some(note)) => notes.push(("approval", note)),
         Ok(None) => {}
         Err(blocked) => return blocked,
@@ -221,53 +221,26 @@ async fn working_dir(ctx: &ToolContext, workdir: Option<&str>) -> Result<PathBuf
     Err(format!("Working directory does not exist: {}", root.display()))
 }
 
-/// Runs the approval pipeline. `Ok(Some(note))` when the user approved this call, `Ok(None)`
+/// Runs the permission gate. `Ok(Some(note))` when the user approved this call, `Ok(None)`
 /// when no approval was needed, `Err(result)` when the command must not run.
-async fn approve(ctx: &ToolContext, command: &str) -> Result<Option<String>, ToolOutput> {
-    let (pattern_key, description) = match approval::classify(command) {
-        CommandVerdict::Safe => return Ok(None),
-        CommandVerdict::Hardline { description } => {
-            return Err(error_result(
-                command,
-                approval::hardline_message(&description),
-                "blocked",
-            ));
-        }
-        CommandVerdict::Dangerous {
-            pattern_key,
-            description,
-        } => (pattern_key, description),
-    };
-    if ctx.state.pattern_allowed(&pattern_key) {
-        return Ok(None);
-    }
-    let request = ApprovalRequest::Command {
+async fn approve(ctx: &ToolContext, command: &str, cwd: &Path, background: bool) -> Result<Option<String>, ToolOutput> {
+    let assessment = permission::assess_command(ctx, command, cwd);
+    tracing::debug!(risk = ?assessment.risk, programs = ?assessment.programs, "command analysed");
+    let (project, temp) = permission::project_roots(ctx);
+    // The editor's terminal runs outside anything we could confine.
+    let sandboxed = false;
+    let effect = CommandEffect {
         command: command.to_string(),
-        description: description.clone(),
-        pattern_key: pattern_key.clone(),
+        assessment,
+        sandboxed,
+        unsandboxed: false,
+        background,
+        project,
+        temp,
     };
-    let decision = tokio::select! {
-        decision = ctx.approver.request(&ctx.call_id, request) => decision,
-        () = ctx.cancel.cancelled() => ApprovalDecision::Cancelled,
-    };
-    let note = format!("Command required approval ({description}) and was approved by the user.");
-    match decision {
-        ApprovalDecision::AllowOnce => Ok(Some(note)),
-        ApprovalDecision::AllowSession | ApprovalDecision::AllowAlways => {
-            ctx.state.allow_pattern(&pattern_key);
-            Ok(Some(note))
-        }
-        ApprovalDecision::TimedOut => Err(error_result(
-            command,
-            approval::denied_message(&description, true),
-            "blocked",
-        )),
-        ApprovalDecision::Deny | ApprovalDecision::DenyAlways | ApprovalDecision::Cancelled => Err(error_result(
-            command,
-            approval::denied_message(&description, false),
-            "blocked",
-        )),
-    }
+    permission::gate_command(ctx, effect)
+        .await
+        .map_err(|blocked| error_result(command, blocked.0, "blocked"))
 }
 
 /// `{"output":"","exit_code":-1,"error":…,"status":…}`: the command did not run.

@@ -1,4 +1,5 @@
-//! Dangerous and hardline commands: what runs, what is blocked, what is remembered.
+//! Destructive and hardline commands through the permission gate: what runs, what is blocked,
+//! what is remembered (the exact command, never a category).
 
 use std::sync::{Arc, Mutex};
 
@@ -76,8 +77,8 @@ async fn approved_dangerous_commands_run_with_the_approval_note() {
     let [
         ApprovalRequest::Command {
             command,
-            description,
-            pattern_key,
+            reason,
+            unsandboxed: false,
         },
     ] = asked.as_slice()
     else {
@@ -86,10 +87,10 @@ async fn approved_dangerous_commands_run_with_the_approval_note() {
     assert_eq!(command, "touch marker && rm -rf scratch");
     assert_eq!(
         result["approval"],
-        format!("Command required approval ({description}) and was approved by the user.")
+        format!("Command required approval ({reason}) and was approved by the user.")
     );
     // "Allow once" is not remembered.
-    assert!(!ctx.state.pattern_allowed(pattern_key));
+    assert!(!ctx.state.command_allowed(command));
     call(&ctx, json!({"command": "rm -rf scratch"})).await;
     assert_eq!(approver.asked().len(), 2);
 }
@@ -101,14 +102,17 @@ async fn allow_for_session_is_remembered_in_the_session_state() {
     let ctx = test_ctx(dir.path(), approver.clone());
     let (first, _) = call(&ctx, json!({"command": "mkdir -p scratch && rm -rf scratch"})).await;
     assert!(first.get("approval").is_some());
-    let ApprovalRequest::Command { pattern_key, .. } = &approver.asked()[0] else {
+    let ApprovalRequest::Command { command, .. } = &approver.asked()[0] else {
         panic!("command request")
     };
-    assert!(ctx.state.pattern_allowed(pattern_key));
+    assert!(ctx.state.command_allowed(command));
     let (second, out) = call(&ctx, json!({"command": "mkdir -p scratch && rm -rf scratch"})).await;
     assert!(!out.is_error);
-    assert_eq!(approver.asked().len(), 1, "an allowed pattern is not asked again");
+    assert_eq!(approver.asked().len(), 1, "an allowed command is not asked again");
     assert!(second.get("approval").is_none());
+    // The rule names the exact command: another recursive delete asks again.
+    call(&ctx, json!({"command": "mkdir -p other && rm -rf other"})).await;
+    assert_eq!(approver.asked().len(), 2, "a different command is asked");
 }
 
 #[tokio::test]
@@ -118,10 +122,10 @@ async fn an_unanswered_approval_is_reported_as_a_timeout() {
     let ctx = test_ctx(dir.path(), approver.clone());
     let (result, out) = call(&ctx, json!({"command": "touch marker && rm -rf scratch"})).await;
     assert!(out.is_error);
-    let ApprovalRequest::Command { description, .. } = &approver.asked()[0] else {
+    let ApprovalRequest::Command { reason, .. } = &approver.asked()[0] else {
         panic!("command request")
     };
-    assert_eq!(result["error"], approval::denied_message(description, true));
-    assert_ne!(result["error"], approval::denied_message(description, false));
+    assert_eq!(result["error"], approval::denied_message(reason, true));
+    assert_ne!(result["error"], approval::denied_message(reason, false));
     assert!(!dir.path().join("marker").exists());
 }
