@@ -101,24 +101,24 @@ async fn allow_for_session_then_always_allow_survives_a_restart_and_is_revocable
     std::fs::create_dir_all(home.cwd().join("out1")).unwrap();
     std::fs::create_dir_all(home.cwd().join("out2")).unwrap();
     agent.permission_policy = PermissionPolicy::Select("allow_session");
-    mock.push(mock_llm::tool_calls(&[(
-        "t1",
-        "terminal",
-        json!({"command": "rm -rf out1"}),
-    )]));
-    mock.push(mock_llm::tool_calls(&[(
-        "t2",
-        "terminal",
-        json!({"command": "rm -rf out2"}),
-    )]));
+    let clean_out1 = "mkdir -p out1 && rm -rf out1";
+    mock.push(mock_llm::tool_calls(&[("t1", "terminal", json!({"command": clean_out1}))]));
+    mock.push(mock_llm::tool_calls(&[("t2", "terminal", json!({"command": clean_out1}))]));
     mock.push(mock_llm::text(&["cleaned"]));
     agent.prompt(&session, "clean").await;
-    assert!(!home.cwd().join("out1").exists() && !home.cwd().join("out2").exists());
+    assert!(!home.cwd().join("out1").exists());
     assert_eq!(
         permission_requests(&agent).len(),
         1,
-        "the second dangerous command ran without asking"
+        "the same command, allowed for the session, is not asked again"
     );
+    // The rule names the exact command: another recursive delete asks again.
+    agent.permission_policy = PermissionPolicy::Select("deny");
+    mock.push(mock_llm::tool_calls(&[("t2b", "terminal", json!({"command": "rm -rf out2"}))]));
+    mock.push(mock_llm::text(&["asked"]));
+    agent.prompt(&session, "clean out2").await;
+    assert_eq!(permission_requests(&agent).len(), 2, "a different command asks");
+    assert!(home.cwd().join("out2").exists());
 
     // "Always allow this command in this project" is remembered across restarts.
     agent.permission_policy = PermissionPolicy::Select("allow_always");
@@ -131,7 +131,7 @@ async fn allow_for_session_then_always_allow_survives_a_restart_and_is_revocable
     )]));
     mock.push(mock_llm::text(&["done"]));
     agent.prompt(&session2, "clean cache").await;
-    assert_eq!(permission_requests(&agent).len(), 2);
+    assert_eq!(permission_requests(&agent).len(), 3);
     assert_eq!(agent.shutdown().await, Some(0));
 
     let mut agent = AgentProcess::spawn(home.path(), &[]).await;

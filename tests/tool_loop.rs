@@ -90,7 +90,9 @@ async fn write_patch_search_and_run_in_one_turn() {
     assert_eq!(asked.len(), 2);
     assert_eq!(asked[0]["params"]["toolCall"]["toolCallId"], "call_w");
     assert_eq!(asked[1]["params"]["toolCall"]["toolCallId"], "call_p");
-    assert_eq!(asked[1]["params"]["toolCall"]["content"][0]["type"], "diff");
+    let content = asked[1]["params"]["toolCall"]["content"].as_array().unwrap();
+    assert_eq!(content[0]["content"]["text"], "Needs your approval: edit");
+    assert_eq!(content[1]["type"], "diff");
     // The cards themselves carry the diffs and the command output.
     let write_done = card(&updates, "call_w").last().cloned().unwrap();
     assert_eq!(write_done["content"][0]["type"], "diff");

@@ -8,6 +8,8 @@ use agent_client_protocol::v1::schema::{
 
 use std::sync::Arc;
 
+use tokio_util::sync::CancellationToken;
+
 use super::state::AcpState;
 use crate::agent::Sink;
 use crate::session::Session;
@@ -84,14 +86,20 @@ pub enum Outcome {
 }
 
 /// Runs `text` as a slash command. `None` when it is not one of ours (send it to the model).
-pub async fn handle(state: &AcpState, session: &Arc<Session>, sink: Sink, text: &str) -> Option<Outcome> {
+pub async fn handle(
+    state: &AcpState,
+    session: &Arc<Session>,
+    sink: Sink,
+    text: &str,
+    cancel: &CancellationToken,
+) -> Option<Outcome> {
     let rest = text.strip_prefix('/')?;
     let name = rest.split_whitespace().next()?.to_ascii_lowercase();
     let args = rest[rest.find(char::is_whitespace).unwrap_or(rest.len())..].trim();
     match name.as_str() {
-        "steer" => Some(steer(session, args)),
+        "steer" => Some(steer(session, state.manager.is_running(&session.id), args)),
         "queue" => Some(Outcome::Reply(queue(session, args))),
-        "compact" => Some(Outcome::Reply(match state.manager.compact_now(session, sink).await {
+        "compact" => Some(Outcome::Reply(match state.manager.compact_now(session, sink, cancel).await {
             Ok(reply) => reply,
             Err(e) => crate::agent::compress::replies::failed(&e),
         })),
@@ -99,11 +107,11 @@ pub async fn handle(state: &AcpState, session: &Arc<Session>, sink: Sink, text: 
     }
 }
 
-fn steer(session: &Session, args: &str) -> Outcome {
+fn steer(session: &Session, running: bool, args: &str) -> Outcome {
     if args.is_empty() {
         return Outcome::Reply("Usage: /steer <guidance>".into());
     }
-    if !session.is_running() {
+    if !running {
         return Outcome::Prompt(args.to_string());
     }
     session.tool_state.add_guidance(args);

@@ -30,6 +30,7 @@ pub fn to_rpc(error: SessionError) -> Error {
             Error::internal_error().data(json!(format!("could not save the conversation: {e}")))
         }
         SessionError::Agent(AgentError::Provider(e)) => provider_error(&e),
+        SessionError::Internal(message) => Error::internal_error().data(json!(message)),
     }
 }
 

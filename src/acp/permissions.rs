@@ -16,6 +16,7 @@ use agent_client_protocol::v1::schema::{
 };
 use futures::future::BoxFuture;
 use serde_json::json;
+use tokio_util::sync::CancellationToken;
 
 use super::render::text_block;
 use crate::session::Session;
@@ -34,6 +35,8 @@ pub struct AcpApprover {
     cx: ConnectionTo<Client>,
     session: Arc<Session>,
     timeout: Duration,
+    /// The prompt's cancel token: a cancelled turn stops waiting for the answer.
+    cancel: CancellationToken,
 }
 
 /// Labels quote the command; a long one is cut so the buttons stay readable.
@@ -47,8 +50,18 @@ fn quoted(command: &str) -> String {
 }
 
 impl AcpApprover {
-    pub fn new(cx: ConnectionTo<Client>, session: Arc<Session>, timeout: Duration) -> AcpApprover {
-        AcpApprover { cx, session, timeout }
+    pub fn new(
+        cx: ConnectionTo<Client>,
+        session: Arc<Session>,
+        timeout: Duration,
+        cancel: CancellationToken,
+    ) -> AcpApprover {
+        AcpApprover {
+            cx,
+            session,
+            timeout,
+            cancel,
+        }
     }
 
     async fn command(&self, call_id: &str, command: &str, reason: &str, unsandboxed: bool) -> ApprovalDecision {
@@ -126,7 +139,7 @@ impl AcpApprover {
             ToolCallUpdate::new(call_id.to_string(), fields),
             options,
         );
-        let cancel = self.session.turn_token().unwrap_or_default();
+        let cancel = self.cancel.clone();
         // Dropping the pending request (timeout, cancel) sends `$/cancel_request` to the editor.
         let pending = self.cx.send_request(request).block_task();
         let outcome = tokio::select! {

@@ -180,6 +180,6 @@ pub async fn serve_stdio(state: Arc<AcpState>) -> Result<(), Error> {
     let manager = state.manager.clone();
     let result = agent(state).connect_to(Stdio::new()).await;
     // Stdin closed: stop every turn and kill background processes before exiting.
-    manager.close_all();
+    manager.close_all().await;
     result
 }

@@ -1,7 +1,8 @@
 //! Editor terminals (`tools::TerminalHost`): a foreground command runs through `terminal/create`
 //! in the session cwd; the tool card embeds `{type: terminal, terminalId}` so the user watches it
 //! live; the result comes from `terminal/wait_for_exit` + `terminal/output`; a timeout or cancel
-//! calls `terminal/kill`; and every terminal is released, whatever happens.
+//! calls `terminal/kill`; and every terminal is released, whatever happens — a guard kills and
+//! releases it even when the command's future is dropped.
 
 use std::io;
 use std::time::Duration;
@@ -47,6 +48,13 @@ impl EditorTerminals {
             .map_err(|_| io::Error::other("the editor did not create the terminal in time"))?
             .map_err(|e| io::Error::other(format!("the editor could not create a terminal: {}", e.message)))?;
         let id = created.terminal_id;
+        // From here on the terminal is ours to end: if this future is dropped before it is
+        // released (the turn gave up waiting), the guard kills and releases it.
+        let mut guard = TerminalGuard {
+            cx: self.cx.clone(),
+            session_id: self.session_id.clone(),
+            id: Some(id.clone()),
+        };
         // Show the live terminal in the card before anything else can happen to it.
         let embed = ToolCallUpdate::new(
             command.call_id.to_string(),
@@ -58,6 +66,7 @@ impl EditorTerminals {
         ));
         let result = self.wait_and_collect(&id, command.timeout, cancel).await;
         let release = ReleaseTerminalRequest::new(self.session_id.clone(), id.clone());
+        guard.id = None;
         if let Err(e) = self.call(self.cx.send_request(release).block_task()).await {
             tracing::warn!(terminal = %id.0, error = %e, "could not release the editor terminal");
         }
@@ -119,7 +128,38 @@ impl EditorTerminals {
     }
 }
 
+/// Kills and releases an editor terminal whose command future was dropped mid-run.
+struct TerminalGuard {
+    cx: ConnectionTo<Client>,
+    session_id: SessionId,
+    /// `None` once the terminal was released normally.
+    id: Option<TerminalId>,
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        let Some(id) = self.id.take() else { return };
+        let (cx, session_id) = (self.cx.clone(), self.session_id.clone());
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
+        runtime.spawn(async move {
+            let kill = KillTerminalRequest::new(session_id.clone(), id.clone());
+            let _ = tokio::time::timeout(CALL_TIMEOUT, cx.send_request(kill).block_task()).await;
+            let release = ReleaseTerminalRequest::new(session_id, id.clone());
+            if tokio::time::timeout(CALL_TIMEOUT, cx.send_request(release).block_task())
+                .await
+                .is_err()
+            {
+                tracing::warn!(terminal = %id.0, "the editor did not release the terminal in time");
+            }
+        });
+    }
+}
+
 impl TerminalHost for EditorTerminals {
+    fn runs_in_editor(&self) -> bool {
+        true
+    }
+
     fn run<'a>(
         &'a self,
         command: HostCommand<'a>,

@@ -1,7 +1,9 @@
 //! Running the tool calls of one model response: announce every card first (in the model's
 //! order), run them concurrently — an interactive tool alone — and return the results in the
-//! original order. A cancel stops waiting at once; calls that did not finish are answered with
-//! a cancellation error so the history stays valid for the provider.
+//! original order. On cancel the running calls get a short grace to wind down on their own (they
+//! see the same cancellation: a local command kills its process group, an editor terminal is
+//! killed and released) before they are dropped; calls that did not finish are answered with a
+//! cancellation error so the history stays valid for the provider.
 
 use std::time::Instant;
 
@@ -89,24 +91,39 @@ async fn run_batch(
             }
         })
         .collect();
+    let mut finish = |(index, output, duration): (usize, ToolOutput, std::time::Duration)| {
+        let call = &calls[index];
+        ctx.events.emit(AgentEvent::ToolFinished {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            arguments: arguments_value(&call.arguments),
+            output: output.clone(),
+            duration,
+        });
+        results[index] = Some(output);
+    };
     loop {
         tokio::select! {
             biased;
-            _ = ctx.cancel.cancelled() => return true,
+            _ = ctx.cancel.cancelled() => break,
             next = running.next() => match next {
                 None => return false,
-                Some((index, output, duration)) => {
-                    let call = &calls[index];
-                    ctx.events.emit(AgentEvent::ToolFinished {
-                        call_id: call.id.clone(),
-                        name: call.name.clone(),
-                        arguments: arguments_value(&call.arguments),
-                        output: output.clone(),
-                        duration,
-                    });
-                    results[index] = Some(output);
-                }
+                Some(done) => finish(done),
             }
         }
     }
+    // Cancelled: the calls wind down themselves (bounded); whatever is left is dropped.
+    let wind_down = async {
+        while let Some(done) = running.next().await {
+            finish(done);
+        }
+    };
+    if tokio::time::timeout(CANCEL_GRACE, wind_down).await.is_err() {
+        tracing::warn!("tool calls did not stop within the cancel grace; dropping them");
+    }
+    true
 }
+
+/// How long cancelled calls get to stop on their own: a local command's SIGTERM→SIGKILL grace
+/// plus its output drain, or an editor terminal's kill and release, fit well within it.
+const CANCEL_GRACE: std::time::Duration = std::time::Duration::from_secs(3);

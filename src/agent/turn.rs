@@ -65,6 +65,18 @@ pub struct TurnOutcome {
     pub model_calls: u32,
 }
 
+impl TurnOutcome {
+    /// A prompt cancelled while it waited to start: nothing ran, nothing was stored.
+    pub fn cancelled_before_start() -> TurnOutcome {
+        TurnOutcome {
+            stop: StopReason::Cancelled,
+            usage: Usage::default(),
+            context_tokens: None,
+            model_calls: 0,
+        }
+    }
+}
+
 /// Runs one turn: appends `user` to `history` and loops until the model is done.
 pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Message) -> Result<TurnOutcome, AgentError> {
     let mut outcome = TurnOutcome {

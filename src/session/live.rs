@@ -1,13 +1,12 @@
-//! One live session: the single owner of its cwd, model, mode, history and the cancel token of
-//! its running turn. Settings sit behind a short-lived lock so they can change mid-turn; the
-//! history sits behind an async lock that a turn holds from start to end, which also makes
-//! prompts of one session run one after another.
+//! One live session: the single owner of its cwd, model, mode, history, tools and processes.
+//! Settings sit behind a short-lived lock so they can change mid-turn; the history sits behind
+//! an async lock that a turn holds from start to end, which also makes prompts of one session
+//! run one after another. The prompts in flight and their cancel tokens live in the manager's
+//! `Turns` registry, which exists before a session is restored.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-
-use tokio_util::sync::CancellationToken;
 
 use crate::tools::{SessionToolState, ToolRegistry, Workspace};
 use crate::transcript::Message;
@@ -28,7 +27,6 @@ pub struct Session {
     pub id: String,
     settings: Mutex<SessionSettings>,
     pub(crate) history: tokio::sync::Mutex<Vec<Message>>,
-    turn_cancel: Mutex<Option<CancellationToken>>,
     pub workspace: Arc<Workspace>,
     pub tool_state: Arc<SessionToolState>,
     /// Automatic-compaction memory (last prompt size, loop guard), kept across turns.
@@ -55,7 +53,6 @@ impl Session {
             workspace: Arc::new(Workspace::new(settings.cwd.clone())),
             settings: Mutex::new(settings),
             history: tokio::sync::Mutex::new(history),
-            turn_cancel: Mutex::new(None),
             tool_state,
             auto_compaction: Arc::default(),
             tools: Mutex::new(tools),
@@ -97,40 +94,15 @@ impl Session {
         *lock(&self.system_prompt) = None;
     }
 
-    /// The cached system prompt, building it with `build` on first use.
-    pub fn system_prompt(&self, build: impl FnOnce() -> String) -> String {
-        lock(&self.system_prompt).get_or_insert_with(build).clone()
+    /// The system prompt built for this session, if any.
+    pub fn cached_system_prompt(&self) -> Option<String> {
+        lock(&self.system_prompt).clone()
     }
 
-    /// Starts a turn: returns its cancel token.
-    pub(crate) fn begin_turn(&self) -> CancellationToken {
-        let token = CancellationToken::new();
-        *lock(&self.turn_cancel) = Some(token.clone());
-        token
-    }
-
-    pub(crate) fn end_turn(&self) {
-        *lock(&self.turn_cancel) = None;
-    }
-
-    /// Cancels the running turn, if any. Returns whether one was running.
-    pub fn cancel(&self) -> bool {
-        match lock(&self.turn_cancel).as_ref() {
-            Some(token) => {
-                token.cancel();
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// The running turn's cancel token, if a turn is running.
-    pub fn turn_token(&self) -> Option<CancellationToken> {
-        lock(&self.turn_cancel).clone()
-    }
-
-    pub fn is_running(&self) -> bool {
-        lock(&self.turn_cancel).is_some()
+    /// Keeps a freshly built system prompt (unless another turn stored one meanwhile, which
+    /// wins: the prefix must stay stable for prompt caching). Returns the one in effect.
+    pub fn cache_system_prompt(&self, built: String) -> String {
+        lock(&self.system_prompt).get_or_insert(built).clone()
     }
 
     /// A copy of the history (waits for a running turn to finish).
@@ -150,20 +122,24 @@ impl Session {
         lock(&self.queue).pop_front()
     }
 
-    /// Cancels everything and kills background processes; the session is unusable afterwards.
-    pub fn close(&self) {
+    /// Kills background processes and closes MCP servers; the session is unusable afterwards.
+    /// The caller cancels its prompts first. Bounded: a server that does not close in time is
+    /// dropped (which kills a stdio server's process).
+    pub async fn close(&self) {
         self.closed.store(true, Ordering::SeqCst);
-        self.cancel();
-        self.tool_state.shutdown();
-        // MCP servers shut down off this thread (their close is async); dropping them would
-        // kill them too, but a graceful close lets them flush.
-        let mcp = self.mcp.clone();
-        if let Ok(handle) = tokio::runtime::Handle::try_current() {
-            handle.spawn(async move {
-                if let Some(connections) = mcp.lock().await.take() {
-                    connections.close().await;
-                }
-            });
+        let state = self.tool_state.clone();
+        // Killing process groups waits a short grace between SIGTERM and SIGKILL.
+        if let Err(e) = tokio::task::spawn_blocking(move || state.shutdown()).await {
+            tracing::warn!(error = %e, "killing the session's processes failed");
+        }
+        // Waits for servers still connecting too (they hold the lock), within the same bound.
+        let close = async {
+            if let Some(connections) = self.mcp.lock().await.take() {
+                connections.close().await;
+            }
+        };
+        if tokio::time::timeout(MCP_CLOSE_LIMIT, close).await.is_err() {
+            tracing::warn!(session = %self.id, "MCP servers did not close in time; dropped");
         }
     }
 
@@ -171,6 +147,9 @@ impl Session {
         self.closed.load(Ordering::SeqCst)
     }
 }
+
+/// How long closing waits for MCP servers to shut down gracefully.
+const MCP_CLOSE_LIMIT: std::time::Duration = std::time::Duration::from_millis(1000);
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())

@@ -5,7 +5,9 @@ pub mod catalog;
 mod live;
 mod manager;
 pub mod modes;
+mod turns;
 
 pub use catalog::ModelCatalog;
 pub use live::{Session, SessionSettings};
 pub use manager::{SessionError, SessionManager, SessionSummary, TurnSeams};
+pub use turns::{TurnTicket, Turns};

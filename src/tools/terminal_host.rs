@@ -33,6 +33,11 @@ pub struct HostRun {
 
 /// Runs commands in the editor's terminals.
 pub trait TerminalHost: Send + Sync {
+    /// Whether foreground commands run in the editor (where no sandbox of ours applies).
+    fn runs_in_editor(&self) -> bool {
+        false
+    }
+
     fn run<'a>(
         &'a self,
         command: HostCommand<'a>,

@@ -1,9 +1,14 @@
-//! `session/prompt` and `session/cancel`. The prompt handler only starts a tokio task: the turn
-//! streams its updates from there, may await the editor (permissions, files, terminals), and
-//! answers the prompt last, after every update of the turn. `session/cancel` and
-//! `$/cancel_request` both cancel the running turn, which then answers `cancelled`.
+//! `session/prompt` and `session/cancel`. The prompt handler admits the prompt (so it can be
+//! cancelled from that moment) and starts a tokio task: the turn streams its updates from there,
+//! may await the editor (permissions, files, terminals), and answers the prompt last, after
+//! every update of the turn. `session/cancel` cancels every prompt of the session;
+//! `$/cancel_request` cancels exactly the prompt it names. Cancelled prompts answer `cancelled`.
 
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
+
+use futures::FutureExt;
+use tokio_util::sync::CancellationToken;
 
 use agent_client_protocol::v1::schema::{
     ContentBlock, ContentChunk, PromptRequest, PromptResponse, SessionInfoUpdate, SessionUpdate, StopReason, Usage,
@@ -21,21 +26,46 @@ use crate::acp::permissions::AcpApprover;
 use crate::acp::state::AcpState;
 use crate::acp::terminals::EditorTerminals;
 use crate::agent::{self, Sink};
-use crate::session::{Session, TurnSeams};
+use crate::session::{Session, TurnSeams, TurnTicket};
 use crate::store::{iso8601, now_ms};
 use crate::tools::{LocalTerminals, TerminalHost};
 use crate::transcript::Message;
 
-/// Starts the turn on its own task and returns at once.
+/// Admits the prompt (its cancel token exists from now on, before any await), starts the turn
+/// on its own task and returns at once. `$/cancel_request` cancels exactly this prompt; a panic
+/// in the turn is answered as an internal error and the prompt still leaves the registry.
 pub fn start_prompt(
     state: Arc<AcpState>,
     req: PromptRequest,
     responder: Responder<PromptResponse>,
     cx: ConnectionTo<Client>,
 ) {
+    let ticket = state.manager.turns().admit(&req.session_id.0);
     let rpc_cancel = responder.cancellation();
     tokio::spawn(async move {
-        let result = run(&state, req, &cx, rpc_cancel).await;
+        let token = ticket.token().clone();
+        let watch_rpc_cancel = async move {
+            rpc_cancel.cancelled().await;
+            token.cancel();
+            std::future::pending::<()>().await
+        };
+        let work = AssertUnwindSafe(run(&state, req, &cx, &ticket)).catch_unwind();
+        let result = tokio::select! {
+            result = work => result,
+            () = watch_rpc_cancel => unreachable!("pending never completes"),
+        };
+        let result = result.unwrap_or_else(|panic| {
+            let reason = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            tracing::error!(session = ticket.session_id(), %reason, "the turn panicked");
+            Err(Error::internal_error().data(serde_json::json!(format!(
+                "the turn failed unexpectedly (this is a bug in hermes-acp): {reason}"
+            ))))
+        });
+        drop(ticket);
         if let Err(e) = responder.respond_with_result(result) {
             tracing::debug!(error = %e, "could not answer session/prompt");
         }
@@ -46,7 +76,7 @@ async fn run(
     state: &AcpState,
     req: PromptRequest,
     cx: &ConnectionTo<Client>,
-    rpc_cancel: agent_client_protocol::RequestCancellation,
+    ticket: &TurnTicket,
 ) -> Result<PromptResponse, Error> {
     let session = state.manager.get_or_restore(&req.session_id.0).await.map_err(to_rpc)?;
     let sink = Arc::new(AcpEventSink::new(
@@ -57,7 +87,7 @@ async fn run(
         state.supports_compaction(),
     ));
     let command = match convert::plain_text(&req.prompt) {
-        Some(text) => commands::handle(state, &session, sink.clone() as Sink, &text).await,
+        Some(text) => commands::handle(state, &session, sink.clone() as Sink, &text, ticket.token()).await,
         None => None,
     };
     let first = match command {
@@ -71,22 +101,14 @@ async fn run(
             None => return Ok(PromptResponse::new(StopReason::EndTurn)),
         },
     };
-    let seams = seams(state, cx, &session, &sink);
+    let seams = seams(state, cx, &session, &sink, ticket.token());
     let mut total = crate::transcript::Usage::default();
     let mut stop = StopReason::EndTurn;
     let mut context_tokens = None;
     let mut next = Some(first);
     // Prompts queued with `/queue` run after this one, inside this same request.
     while let Some(user) = next.take() {
-        let turn = state.manager.run_prompt(&session, user, seams.clone());
-        tokio::pin!(turn);
-        let result = tokio::select! {
-            result = &mut turn => result,
-            _ = rpc_cancel.cancelled() => {
-                session.cancel();
-                turn.await
-            }
-        };
+        let result = state.manager.run_prompt(&session, user, seams.clone(), ticket).await;
         let outcome = match result {
             Ok(outcome) => outcome,
             Err(e) => {
@@ -125,9 +147,20 @@ async fn run(
 
 /// The editor seams of one prompt: permissions, files and terminals through the editor when it
 /// offers them.
-fn seams(state: &AcpState, cx: &ConnectionTo<Client>, session: &Arc<Session>, sink: &Arc<AcpEventSink>) -> TurnSeams {
+fn seams(
+    state: &AcpState,
+    cx: &ConnectionTo<Client>,
+    session: &Arc<Session>,
+    sink: &Arc<AcpEventSink>,
+    cancel: &CancellationToken,
+) -> TurnSeams {
     let caps = state.client_caps();
-    let approver = AcpApprover::new(cx.clone(), session.clone(), state.manager.config().approval_timeout);
+    let approver = AcpApprover::new(
+        cx.clone(),
+        session.clone(),
+        state.manager.config().approval_timeout,
+        cancel.clone(),
+    );
     let fs = EditorFs::new(
         cx.clone(),
         &session.id,
@@ -169,14 +202,10 @@ async fn announce_title(state: &AcpState, session: &Session, sink: &AcpEventSink
     }
 }
 
-/// `session/cancel`: cancels the session's running turn (an unknown or idle session is a no-op,
-/// as notifications have no answer).
+/// `session/cancel`: cancels every prompt of the session — the running turn and any prompt
+/// still waiting (for the session to load, MCP servers, or the previous turn). An unknown or
+/// idle session is a no-op, as notifications have no answer.
 pub fn cancel(state: &AcpState, session_id: &str) {
-    match state.manager.get(session_id) {
-        Some(session) => {
-            let was_running = session.cancel();
-            tracing::info!(session = session_id, was_running, "cancel");
-        }
-        None => tracing::debug!(session = session_id, "cancel for a session that is not live"),
-    }
+    let had_prompts = state.manager.cancel(session_id);
+    tracing::info!(session = session_id, had_prompts, "cancel");
 }

@@ -141,7 +141,7 @@ pub async fn list_sessions(state: &AcpState, req: ListSessionsRequest) -> Result
 
 pub async fn close_session(state: &AcpState, req: CloseSessionRequest) -> Result<CloseSessionResponse, Error> {
     let id = req.session_id.0.to_string();
-    if !state.manager.close(&id) {
+    if !state.manager.close(&id).await {
         // Not live: fine if it exists in the store (nothing to free), an error otherwise.
         let known = state
             .manager

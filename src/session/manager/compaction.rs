@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use tokio_util::sync::CancellationToken;
+
 use super::{SessionError, SessionManager};
 use crate::agent::compress::{self, CompressionConfig};
 use crate::agent::{self, CompactionSettings, CompactionTarget, Sink};
@@ -27,8 +29,14 @@ impl SessionManager {
         )
     }
 
-    /// `/compact`: compacts the conversation now. Returns the reply text.
-    pub async fn compact_now(&self, session: &Arc<Session>, events: Sink) -> Result<String, SessionError> {
+    /// `/compact`: compacts the conversation now, under the cancel token of the prompt that
+    /// asked for it. Returns the reply text.
+    pub async fn compact_now(
+        &self,
+        session: &Arc<Session>,
+        events: Sink,
+        cancel: &CancellationToken,
+    ) -> Result<String, SessionError> {
         use compress::replies;
         let (_, provider) = self.provider()?;
         let mut history = session.history.lock().await;
@@ -43,17 +51,14 @@ impl SessionManager {
         let Some(plan) = compress::plan_manual(&history, &self.compression, settings.context_window) else {
             return Ok(replies::too_short(history.len()));
         };
-        let cancel = session.begin_turn();
         let target = CompactionTarget {
             session_id: &session.id,
             provider: provider.as_ref(),
             store: &self.store,
             events: &events,
-            cancel: &cancel,
+            cancel,
         };
-        let result = agent::compaction_run(&settings, &target, &mut history, &plan).await;
-        session.end_turn();
-        match result {
+        match agent::compaction_run(&settings, &target, &mut history, &plan).await {
             Ok(done) => Ok(replies::compacted(&done)),
             Err(agent::CompactError::Cancelled) => Ok(replies::failed(&"cancelled")),
             Err(agent::CompactError::Store(e)) => Err(e.into()),

@@ -12,6 +12,7 @@ use records::{check_cwd, record_for};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use crate::agent::compress::CompressionConfig;
 use crate::agent::{self, AgentError, Sink, TurnContext, TurnOutcome};
@@ -24,9 +25,16 @@ use crate::transcript::{Message, Role};
 use super::catalog::ModelCatalog;
 use super::live::{Session, SessionSettings};
 use super::modes::{self, Mode};
+use super::turns::{TurnTicket, Turns};
 
 /// Page size of `session/list` (Hermes uses 50).
 pub const LIST_PAGE_SIZE: usize = 50;
+
+/// How long `session/close` waits for a cancelled turn to wind down.
+const CLOSE_TURN_LIMIT: Duration = Duration::from_secs(5);
+
+/// How long shutdown waits for cancelled turns (the whole exit must fit in two seconds).
+const SHUTDOWN_TURN_LIMIT: Duration = Duration::from_millis(1200);
 
 /// Why a session operation failed.
 #[derive(Debug, thiserror::Error)]
@@ -47,6 +55,9 @@ pub enum SessionError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Agent(#[from] AgentError),
+    /// A bug or a failed background task, not the user's input.
+    #[error("{0}")]
+    Internal(String),
 }
 
 /// What the protocol layer supplies to a turn: where events go and how to reach the editor.
@@ -79,6 +90,7 @@ pub struct SessionManager {
     retry: RetryPolicy,
     compression: CompressionConfig,
     fallbacks: Vec<(Arc<dyn Provider>, String)>,
+    turns: Arc<Turns>,
 }
 
 impl SessionManager {
@@ -122,6 +134,7 @@ impl SessionManager {
             retry,
             compression,
             fallbacks,
+            turns: Arc::default(),
         }
     }
 
@@ -363,18 +376,39 @@ impl SessionManager {
         Ok((summaries, page.next_cursor))
     }
 
-    /// Cancels a session's turn, kills its processes and drops it from memory.
-    pub fn close(&self, id: &str) -> bool {
+    /// The prompts in flight (admitted by the protocol layer the moment they arrive).
+    pub fn turns(&self) -> &Arc<Turns> {
+        &self.turns
+    }
+
+    /// Cancels every prompt of a session (running or waiting). Returns whether there was one.
+    pub fn cancel(&self, id: &str) -> bool {
+        self.turns.cancel_session(id)
+    }
+
+    /// Whether a turn of the session is running.
+    pub fn is_running(&self, id: &str) -> bool {
+        self.turns.is_running(id)
+    }
+
+    /// Cancels a session's prompts, waits (bounded) for its turn to end — which kills and
+    /// releases its commands — then kills its background processes, closes its MCP servers and
+    /// drops it from memory. Returns whether it was live.
+    pub async fn close(&self, id: &str) -> bool {
         let removed = self.map().remove(id);
+        self.turns.cancel_session(id);
+        if !self.turns.wait_idle(id, CLOSE_TURN_LIMIT).await {
+            tracing::warn!(session = id, "the turn did not end in time after cancel; closing anyway");
+        }
         if let Some(session) = &removed {
-            session.close();
+            session.close().await;
         }
         removed.is_some()
     }
 
     /// Closes (if live) and deletes a session. Errors when it does not exist anywhere.
     pub async fn delete(&self, id: &str) -> Result<(), SessionError> {
-        let was_live = self.close(id);
+        let was_live = self.close(id).await;
         let existed = self.store.delete_session(id).await?;
         if !existed && !was_live {
             return Err(SessionError::NotFound(id.to_string()));
@@ -382,40 +416,67 @@ impl SessionManager {
         Ok(())
     }
 
-    /// Closes every session (server shutdown).
-    pub fn close_all(&self) {
-        let sessions: Vec<_> = self.map().drain().map(|(_, s)| s).collect();
-        for session in sessions {
-            session.close();
+    /// Closes every session (stdin closed, or a signal): cancels every prompt, gives the turns
+    /// a moment to kill and release their commands, then closes all sessions concurrently.
+    /// Bounded so the process can exit within two seconds.
+    pub async fn close_all(&self) {
+        self.turns.cancel_all();
+        if !self.turns.wait_all_idle(SHUTDOWN_TURN_LIMIT).await {
+            tracing::warn!("some turns did not end in time at shutdown");
         }
+        let sessions: Vec<_> = self.map().drain().map(|(_, s)| s).collect();
+        futures::future::join_all(sessions.iter().map(|s| s.close())).await;
     }
 
-    /// Runs one prompt turn. Turns of one session run one after another.
+    /// Runs one prompt turn under `ticket` (admitted when the prompt arrived). Turns of one
+    /// session run one after another; a prompt cancelled while it waits for the previous turn
+    /// or for MCP servers ends at once, without running.
     pub async fn run_prompt(
         &self,
         session: &Arc<Session>,
         user: Message,
         seams: TurnSeams,
+        ticket: &TurnTicket,
     ) -> Result<TurnOutcome, SessionError> {
         let (provider_settings, provider) = self.provider()?;
-        // Wait for MCP servers still connecting, so their tools are offered from the start.
-        drop(session.mcp.lock().await);
-        let mut history = session.history.lock().await;
+        let cancel = ticket.token().clone();
+        let waited = async {
+            // MCP servers still connecting, so their tools are offered from the start.
+            drop(session.mcp.lock().await);
+            session.history.lock().await
+        };
+        let mut history = tokio::select! {
+            biased;
+            () = cancel.cancelled() => return Ok(TurnOutcome::cancelled_before_start()),
+            history = waited => history,
+        };
         if session.is_closed() {
             return Err(SessionError::NotFound(session.id.clone()));
         }
-        let cancel = session.begin_turn();
+        ticket.mark_running();
         let settings = session.settings();
         let tools = session.tools();
-        let system_prompt = session.system_prompt(|| {
-            agent::prompt::build(&agent::prompt::PromptInputs {
-                hermes_home: &self.config.home,
-                cwd: &settings.cwd,
-                model: &settings.model,
-                provider: &provider_settings.id,
-                tool_names: tools.tools().map(|t| t.name()).collect(),
-            })
-        });
+        let system_prompt = match session.cached_system_prompt() {
+            Some(prompt) => prompt,
+            None => {
+                // Reads SOUL.md, memory, skills and context files: off the async threads.
+                let (home, cwd, model) = (self.config.home.clone(), settings.cwd.clone(), settings.model.clone());
+                let provider = provider_settings.id.clone();
+                let tool_names: Vec<&'static str> = tools.tools().map(|t| t.name()).collect();
+                let built = tokio::task::spawn_blocking(move || {
+                    agent::prompt::build(&agent::prompt::PromptInputs {
+                        hermes_home: &home,
+                        cwd: &cwd,
+                        model: &model,
+                        provider: &provider,
+                        tool_names,
+                    })
+                })
+                .await
+                .map_err(|e| SessionError::Internal(format!("building the system prompt failed: {e}")))?;
+                session.cache_system_prompt(built)
+            }
+        };
         let ctx = TurnContext {
             session_id: session.id.clone(),
             provider: provider.clone(),
@@ -436,9 +497,7 @@ impl SessionManager {
             compaction: self.compaction_settings(session, &settings.model),
             fallbacks: self.fallbacks.clone(),
         };
-        let result = agent::run_turn(&ctx, &mut history, user).await;
-        session.end_turn();
-        Ok(result?)
+        Ok(agent::run_turn(&ctx, &mut history, user).await?)
     }
 
     /// Clears a session's history (`/reset`).

@@ -227,7 +227,8 @@ async fn approve(ctx: &ToolContext, command: &str, cwd: &Path, background: bool)
     let assessment = permission::assess_command(ctx, command, cwd);
     tracing::debug!(risk = ?assessment.risk, programs = ?assessment.programs, "command analysed");
     let (project, temp) = permission::project_roots(ctx);
-    // The editor's terminal runs outside anything we could confine.
+    // Nothing confines commands yet: the analysis alone decides (the OS sandbox lands next;
+    // the editor's terminal will stay unconfined).
     let sandboxed = false;
     let effect = CommandEffect {
         command: command.to_string(),
