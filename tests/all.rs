@@ -23,3 +23,6 @@ mod protocol;
 mod sessions;
 /// The tool loop end to end: edits, search, commands, parallel calls, budget, cancel.
 mod tool_loop;
+/// One owner per prompt: cancels never lost, exact `$/cancel_request`, ordered settings,
+/// editor terminals killed and released on cancel.
+mod turns;

@@ -102,8 +102,16 @@ async fn allow_for_session_then_always_allow_survives_a_restart_and_is_revocable
     std::fs::create_dir_all(home.cwd().join("out2")).unwrap();
     agent.permission_policy = PermissionPolicy::Select("allow_session");
     let clean_out1 = "mkdir -p out1 && rm -rf out1";
-    mock.push(mock_llm::tool_calls(&[("t1", "terminal", json!({"command": clean_out1}))]));
-    mock.push(mock_llm::tool_calls(&[("t2", "terminal", json!({"command": clean_out1}))]));
+    mock.push(mock_llm::tool_calls(&[(
+        "t1",
+        "terminal",
+        json!({"command": clean_out1}),
+    )]));
+    mock.push(mock_llm::tool_calls(&[(
+        "t2",
+        "terminal",
+        json!({"command": clean_out1}),
+    )]));
     mock.push(mock_llm::text(&["cleaned"]));
     agent.prompt(&session, "clean").await;
     assert!(!home.cwd().join("out1").exists());
@@ -114,7 +122,11 @@ async fn allow_for_session_then_always_allow_survives_a_restart_and_is_revocable
     );
     // The rule names the exact command: another recursive delete asks again.
     agent.permission_policy = PermissionPolicy::Select("deny");
-    mock.push(mock_llm::tool_calls(&[("t2b", "terminal", json!({"command": "rm -rf out2"}))]));
+    mock.push(mock_llm::tool_calls(&[(
+        "t2b",
+        "terminal",
+        json!({"command": "rm -rf out2"}),
+    )]));
     mock.push(mock_llm::text(&["asked"]));
     agent.prompt(&session, "clean out2").await;
     assert_eq!(permission_requests(&agent).len(), 2, "a different command asks");

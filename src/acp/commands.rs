@@ -99,10 +99,12 @@ pub async fn handle(
     match name.as_str() {
         "steer" => Some(steer(session, state.manager.is_running(&session.id), args)),
         "queue" => Some(Outcome::Reply(queue(session, args))),
-        "compact" => Some(Outcome::Reply(match state.manager.compact_now(session, sink, cancel).await {
-            Ok(reply) => reply,
-            Err(e) => crate::agent::compress::replies::failed(&e),
-        })),
+        "compact" => Some(Outcome::Reply(
+            match state.manager.compact_now(session, sink, cancel).await {
+                Ok(reply) => reply,
+                Err(e) => crate::agent::compress::replies::failed(&e),
+            },
+        )),
         _ => reply(state, session, text).await.map(Outcome::Reply),
     }
 }

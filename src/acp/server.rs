@@ -31,6 +31,19 @@ where
     });
 }
 
+/// Answers `responder` with `work` after every earlier settings change (arrival order).
+fn serial_reply<T, F>(state: &AcpState, responder: Responder<T>, work: F)
+where
+    T: JsonRpcResponse + Send + 'static,
+    F: Future<Output = Result<T, Error>> + Send + 'static,
+{
+    state.serially(Box::pin(async move {
+        if let Err(e) = responder.respond_with_result(work.await) {
+            tracing::debug!(error = %e, "could not send a response (connection closing?)");
+        }
+    }));
+}
+
 /// The ACP agent over `state`, ready to connect to a transport.
 pub fn agent(state: Arc<AcpState>) -> impl ConnectTo<Client> {
     let (s1, s2, s3, s4, s5, s6, s7) = (
@@ -141,7 +154,7 @@ pub fn agent(state: Arc<AcpState>) -> impl ConnectTo<Client> {
         .on_receive_request(
             async move |req: SetSessionConfigOptionRequest, responder, cx| {
                 let state = s11.clone();
-                spawn_reply(responder, async move {
+                serial_reply(&s11, responder, async move {
                     handlers::settings::set_config_option(&state, req, cx).await
                 });
                 Ok(())
@@ -151,10 +164,9 @@ pub fn agent(state: Arc<AcpState>) -> impl ConnectTo<Client> {
         .on_receive_request(
             async move |req: SetSessionModeRequest, responder, cx| {
                 let state = s12.clone();
-                spawn_reply(
-                    responder,
-                    async move { handlers::settings::set_mode(&state, req, cx).await },
-                );
+                serial_reply(&s12, responder, async move {
+                    handlers::settings::set_mode(&state, req, cx).await
+                });
                 Ok(())
             },
             on_receive_request!(),

@@ -1,9 +1,12 @@
 //! State shared by the protocol handlers: the session manager, the client's capabilities
-//! (remembered at `initialize`, read-only afterwards), and the editor seams per session.
+//! (remembered at `initialize`, read-only afterwards), and the queue that applies settings
+//! changes in arrival order.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use agent_client_protocol::v1::schema::ClientCapabilities;
+use futures::future::BoxFuture;
+use tokio::sync::mpsc;
 
 use crate::session::SessionManager;
 
@@ -11,6 +14,8 @@ use crate::session::SessionManager;
 pub struct AcpState {
     pub manager: Arc<SessionManager>,
     client_caps: Mutex<ClientCapabilities>,
+    /// Settings changes run one at a time in arrival order (see [`AcpState::serially`]).
+    serial: OnceLock<mpsc::UnboundedSender<BoxFuture<'static, ()>>>,
 }
 
 impl AcpState {
@@ -18,6 +23,25 @@ impl AcpState {
         AcpState {
             manager,
             client_caps: Mutex::new(ClientCapabilities::default()),
+            serial: OnceLock::new(),
+        }
+    }
+
+    /// Runs `work` after every earlier `serially` work has finished. Handlers run on the SDK's
+    /// dispatch loop in arrival order, so two quick `set_mode` calls apply in that order and
+    /// memory always equals the database — which separate tasks would not guarantee.
+    pub fn serially(&self, work: BoxFuture<'static, ()>) {
+        let sender = self.serial.get_or_init(|| {
+            let (sender, mut receiver) = mpsc::unbounded_channel::<BoxFuture<'static, ()>>();
+            tokio::spawn(async move {
+                while let Some(work) = receiver.recv().await {
+                    work.await;
+                }
+            });
+            sender
+        });
+        if sender.send(work).is_err() {
+            tracing::error!("the settings queue stopped; a settings change was dropped");
         }
     }
 

@@ -140,7 +140,9 @@ impl Drop for TerminalGuard {
     fn drop(&mut self) {
         let Some(id) = self.id.take() else { return };
         let (cx, session_id) = (self.cx.clone(), self.session_id.clone());
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
         runtime.spawn(async move {
             let kill = KillTerminalRequest::new(session_id.clone(), id.clone());
             let _ = tokio::time::timeout(CALL_TIMEOUT, cx.send_request(kill).block_task()).await;

@@ -92,7 +92,10 @@ pub fn sensitive_reason(real: &Path, roots: &SensitiveRoots) -> Option<String> {
     if let Some(reason) = git_internal(real) {
         return Some(reason.into());
     }
-    let name = real.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+    let name = real
+        .file_name()
+        .map(|n| n.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
     if SHELL_STARTUP.contains(&name.as_str()) {
         return Some("shell start-up file (runs in every shell)".into());
     }
@@ -119,7 +122,9 @@ fn git_internal(real: &Path) -> Option<&'static str> {
     let git = parts
         .iter()
         .position(|c| c.as_os_str().to_string_lossy().eq_ignore_ascii_case(".git"))?;
-    let next = parts.get(git + 1).map(|c| c.as_os_str().to_string_lossy().to_lowercase());
+    let next = parts
+        .get(git + 1)
+        .map(|c| c.as_os_str().to_string_lossy().to_lowercase());
     Some(match next.as_deref() {
         Some("config") => "git configuration (can run commands)",
         Some("hooks") => "git hook (runs on commit, checkout…)",

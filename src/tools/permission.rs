@@ -152,10 +152,13 @@ async fn project_rule(ctx: &ToolContext, key: &str) -> Option<ProjectRule> {
     let store = ctx.services.store.as_ref()?;
     let workspace = ctx.workspace.root().display().to_string();
     match store.rules(&workspace).await {
-        Ok(rules) => rules.iter().find(|r| r.command == key).map(|r| match r.decision.as_str() {
-            "allow" => ProjectRule::Allow,
-            _ => ProjectRule::Deny,
-        }),
+        Ok(rules) => rules
+            .iter()
+            .find(|r| r.command == key)
+            .map(|r| match r.decision.as_str() {
+                "allow" => ProjectRule::Allow,
+                _ => ProjectRule::Deny,
+            }),
         Err(e) => {
             // Failing closed: without the rules, the command is decided as if none existed.
             tracing::warn!(error = %e, "could not read permission rules");
@@ -165,7 +168,9 @@ async fn project_rule(ctx: &ToolContext, key: &str) -> Option<ProjectRule> {
 }
 
 async fn save_rule(ctx: &ToolContext, key: &str, rule: ProjectRule) {
-    let Some(store) = ctx.services.store.as_ref() else { return };
+    let Some(store) = ctx.services.store.as_ref() else {
+        return;
+    };
     let rule = PermissionRule {
         workspace: ctx.workspace.root().display().to_string(),
         command: key.to_string(),

@@ -85,6 +85,9 @@ pub struct AgentProcess {
     /// Editor terminals: id → (output, exit code, released). Commands run to completion at
     /// `terminal/create` (tests use short commands).
     pub terminals: std::collections::BTreeMap<String, (String, i32, bool)>,
+    /// When set, editor terminals never finish: `terminal/create` runs nothing and
+    /// `terminal/wait_for_exit` is never answered (a long command), until `terminal/kill`.
+    pub hang_terminals: bool,
 }
 
 impl AgentProcess {
@@ -144,6 +147,7 @@ impl AgentProcess {
             overlays: Default::default(),
             editor_writes: Vec::new(),
             terminals: Default::default(),
+            hang_terminals: false,
         }
     }
 
@@ -235,6 +239,12 @@ impl AgentProcess {
                     },
                 }
             }
+            ("terminal/create", _) if self.hang_terminals => {
+                let id = format!("term-{}", self.terminals.len() + 1);
+                self.terminals.insert(id.clone(), (String::new(), -1, false));
+                json!({"terminalId": id})
+            }
+            ("terminal/wait_for_exit", _) if self.hang_terminals => return,
             ("terminal/create", _) => {
                 let params = &request["params"];
                 let args: Vec<String> = params["args"]

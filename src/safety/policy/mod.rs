@@ -24,7 +24,13 @@ pub enum Mode {
 }
 
 impl Mode {
-    pub const ALL: [Mode; 5] = [Mode::Default, Mode::AcceptEdits, Mode::DontAsk, Mode::ReadOnly, Mode::Yolo];
+    pub const ALL: [Mode; 5] = [
+        Mode::Default,
+        Mode::AcceptEdits,
+        Mode::DontAsk,
+        Mode::ReadOnly,
+        Mode::Yolo,
+    ];
 
     /// The id the editor and the database use.
     pub fn id(self) -> &'static str {
@@ -84,7 +90,10 @@ pub enum Effect {
     Edit(Vec<EditTarget>),
     Command(CommandEffect),
     /// A tool of an external (MCP) server, described by its annotations.
-    External { read_only: bool, destructive: bool },
+    External {
+        read_only: bool,
+        destructive: bool,
+    },
 }
 
 /// A rule the user saved for this project.
@@ -119,9 +128,9 @@ pub const READ_ONLY_NOTE: &str = "The session is in read-only mode; switch the m
 pub fn decide(mode: Mode, effect: &Effect, remembered: &Remembered) -> Decision {
     match effect {
         Effect::Read => Decision::Allow,
-        Effect::AgentState if mode == Mode::ReadOnly => {
-            Decision::Refuse(format!("Read-only mode: this changes the agent's state. {READ_ONLY_NOTE}"))
-        }
+        Effect::AgentState if mode == Mode::ReadOnly => Decision::Refuse(format!(
+            "Read-only mode: this changes the agent's state. {READ_ONLY_NOTE}"
+        )),
         Effect::AgentState => Decision::Allow,
         Effect::External { read_only, .. } if mode == Mode::ReadOnly && !read_only => {
             Decision::Refuse(format!("Read-only mode: external tools are disabled. {READ_ONLY_NOTE}"))
@@ -150,7 +159,11 @@ fn decide_edit(mode: Mode, targets: &[EditTarget], remembered: &Remembered) -> D
             reasons.push(format!("writes outside the project: {}", target.real.display()));
         } else if target.real != target.path {
             // A symlink inside the project: say where the edit really lands.
-            reasons.push(format!("edits {} (through {})", target.real.display(), target.path.display()));
+            reasons.push(format!(
+                "edits {} (through {})",
+                target.real.display(),
+                target.path.display()
+            ));
         }
     }
     let escapes = targets
@@ -188,10 +201,7 @@ fn decide_command(mode: Mode, command: &CommandEffect, remembered: &Remembered) 
         return Decision::Allow;
     }
     let concerns = command_concerns(command);
-    if concerns.is_empty()
-        || remembered.session_command
-        || remembered.project_command == Some(ProjectRule::Allow)
-    {
+    if concerns.is_empty() || remembered.session_command || remembered.project_command == Some(ProjectRule::Allow) {
         return Decision::Allow;
     }
     Decision::Ask(concerns.join("; "))

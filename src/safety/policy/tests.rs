@@ -86,30 +86,124 @@ fn the_policy_table() {
         ("read", Effect::Read, none, "AAAAA"),
         ("memory write", Effect::AgentState, none, "AAARA"),
         ("read-only command", command(Risk::Safe, true, true, &[]), none, "AAAAA"),
-        ("safe writing command", command(Risk::Safe, false, true, &[]), none, "AAARA"),
+        (
+            "safe writing command",
+            command(Risk::Safe, false, true, &[]),
+            none,
+            "AAARA",
+        ),
         ("background read-only", background_read, none, "AAARA"),
-        ("destructive", command(Risk::Destructive, false, true, &[]), none, "QQQRA"),
+        (
+            "destructive",
+            command(Risk::Destructive, false, true, &[]),
+            none,
+            "QQQRA",
+        ),
         ("unknown", command(Risk::Unknown, false, true, &[]), none, "QQQRA"),
         ("hardline", command(Risk::Hardline, false, true, &[]), none, "RRRRR"),
-        ("hardline allowed", command(Risk::Hardline, false, true, &[]), project_allow, "RRRRR"),
-        ("destructive, session", command(Risk::Destructive, false, true, &[]), session_cmd, "AAARA"),
-        ("destructive, project", command(Risk::Destructive, false, true, &[]), project_allow, "AAARA"),
-        ("safe, project deny", command(Risk::Safe, false, true, &[]), project_deny, "RRRRR"),
-        ("read-only, project deny", command(Risk::Safe, true, true, &[]), project_deny, "RRRAR"),
-        ("sandboxed write outside", command(Risk::Safe, false, true, &["/etc/x"]), none, "AAARA"),
-        ("unsandboxed write outside", command(Risk::Safe, false, false, &["/etc/x"]), none, "QQQRA"),
-        ("unsandboxed write inside", command(Risk::Safe, false, false, &["/p/x", "/tmp/y"]), none, "AAARA"),
+        (
+            "hardline allowed",
+            command(Risk::Hardline, false, true, &[]),
+            project_allow,
+            "RRRRR",
+        ),
+        (
+            "destructive, session",
+            command(Risk::Destructive, false, true, &[]),
+            session_cmd,
+            "AAARA",
+        ),
+        (
+            "destructive, project",
+            command(Risk::Destructive, false, true, &[]),
+            project_allow,
+            "AAARA",
+        ),
+        (
+            "safe, project deny",
+            command(Risk::Safe, false, true, &[]),
+            project_deny,
+            "RRRRR",
+        ),
+        (
+            "read-only, project deny",
+            command(Risk::Safe, true, true, &[]),
+            project_deny,
+            "RRRAR",
+        ),
+        (
+            "sandboxed write outside",
+            command(Risk::Safe, false, true, &["/etc/x"]),
+            none,
+            "AAARA",
+        ),
+        (
+            "unsandboxed write outside",
+            command(Risk::Safe, false, false, &["/etc/x"]),
+            none,
+            "QQQRA",
+        ),
+        (
+            "unsandboxed write inside",
+            command(Risk::Safe, false, false, &["/p/x", "/tmp/y"]),
+            none,
+            "AAARA",
+        ),
         ("unsandboxed request", unsandboxed, none, "QQQRA"),
         ("edit inside", edit("/p/a.rs", true, None), none, "QAARA"),
-        ("edit inside, session edits", edit("/p/a.rs", true, None), session_edits, "AAARA"),
+        (
+            "edit inside, session edits",
+            edit("/p/a.rs", true, None),
+            session_edits,
+            "AAARA",
+        ),
         ("edit in temp", edit("/tmp/a", false, None), none, "QAARA"),
         ("edit outside", edit("/home/u/a", false, None), none, "QQQRA"),
-        ("edit outside, session edits", edit("/home/u/a", false, None), session_edits, "QQQRA"),
-        ("edit sensitive", edit("/p/.git/hooks/pre-commit", true, Some("git hook")), none, "QQQRA"),
-        ("sensitive, session edits", edit("/h/.bashrc", false, Some("shell rc")), session_edits, "QQQRA"),
-        ("external", Effect::External { read_only: false, destructive: false }, none, "AAARA"),
-        ("external read-only", Effect::External { read_only: true, destructive: false }, none, "AAAAA"),
-        ("external destructive", Effect::External { read_only: false, destructive: true }, none, "QQQRA"),
+        (
+            "edit outside, session edits",
+            edit("/home/u/a", false, None),
+            session_edits,
+            "QQQRA",
+        ),
+        (
+            "edit sensitive",
+            edit("/p/.git/hooks/pre-commit", true, Some("git hook")),
+            none,
+            "QQQRA",
+        ),
+        (
+            "sensitive, session edits",
+            edit("/h/.bashrc", false, Some("shell rc")),
+            session_edits,
+            "QQQRA",
+        ),
+        (
+            "external",
+            Effect::External {
+                read_only: false,
+                destructive: false,
+            },
+            none,
+            "AAARA",
+        ),
+        (
+            "external read-only",
+            Effect::External {
+                read_only: true,
+                destructive: false,
+            },
+            none,
+            "AAAAA",
+        ),
+        (
+            "external destructive",
+            Effect::External {
+                read_only: false,
+                destructive: true,
+            },
+            none,
+            "QQQRA",
+        ),
     ];
     let mismatches: Vec<String> = table
         .iter()
@@ -123,8 +217,11 @@ fn the_policy_table() {
 
 #[test]
 fn reasons_name_the_real_target_and_the_concern() {
-    let Decision::Ask(reason) = decide(Mode::AcceptEdits, &edit("/home/u/a", false, None), &Remembered::default())
-    else {
+    let Decision::Ask(reason) = decide(
+        Mode::AcceptEdits,
+        &edit("/home/u/a", false, None),
+        &Remembered::default(),
+    ) else {
         panic!("an edit outside the project asks");
     };
     assert_eq!(reason, "writes outside the project: /home/u/a");

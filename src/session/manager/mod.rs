@@ -398,7 +398,10 @@ impl SessionManager {
         let removed = self.map().remove(id);
         self.turns.cancel_session(id);
         if !self.turns.wait_idle(id, CLOSE_TURN_LIMIT).await {
-            tracing::warn!(session = id, "the turn did not end in time after cancel; closing anyway");
+            tracing::warn!(
+                session = id,
+                "the turn did not end in time after cancel; closing anyway"
+            );
         }
         if let Some(session) = &removed {
             session.close().await;

@@ -16,8 +16,7 @@ use serde_json::Value;
 pub use atomic::{atomic_write, delete_file, move_file};
 pub use diff::unified_diff;
 pub use guards::{
-    GuardEnv, check_internal_content, check_sensitive_system_path, cross_profile_warning, real_path,
-    write_denied_error,
+    GuardEnv, check_internal_content, check_sensitive_system_path, cross_profile_warning, real_path, write_denied_error,
 };
 pub use syntax::{lint_report, syntax_gate};
 
