@@ -19,6 +19,8 @@ mod mcp;
 mod prompting;
 /// Handshake, malformed input, unknown methods and ids, stdout hygiene.
 mod protocol;
+/// Safety by construction: destructive commands, symlink escapes, sensitive files.
+mod safety;
 /// Persistence across restarts: list, load (replay), resume, fork, close, delete, settings.
 mod sessions;
 /// The tool loop end to end: edits, search, commands, parallel calls, budget, cancel.
