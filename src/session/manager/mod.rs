@@ -450,9 +450,11 @@ impl SessionManager {
         let (provider_settings, provider) = self.provider()?;
         let cancel = ticket.token().clone();
         let waited = async {
-            // MCP servers still connecting, so their tools are offered from the start.
-            drop(session.mcp.lock().await);
-            session.history.lock().await
+            let history = session.history.lock().await;
+            // Inside this turn (its updates, its cancel): reconnect dead MCP servers and wait,
+            // bounded, for those still connecting, so their tools are offered from the start.
+            self.prepare_mcp(session, &seams.events).await;
+            history
         };
         let mut history = tokio::select! {
             biased;
