@@ -53,7 +53,8 @@ struct Entry {
 enum Status {
     Connecting,
     Up {
-        connection: ServerConnection,
+        // Boxed: a connection is large and most entries are small states.
+        connection: Box<ServerConnection>,
         tools: Vec<Arc<dyn Tool>>,
         /// Set by a tool whose call lost the transport.
         lost: Arc<AtomicBool>,
@@ -151,7 +152,7 @@ impl McpSupervisor {
             .entries()
             .iter_mut()
             .filter_map(|e| match std::mem::replace(&mut e.status, Status::Failed) {
-                Status::Up { connection, .. } => Some(connection),
+                Status::Up { connection, .. } => Some(*connection),
                 _ => None,
             })
             .collect();
@@ -255,7 +256,7 @@ async fn connect_task(shared: Arc<Shared>, name: String, backoff: &'static [Dura
                 shared.set_status(
                     &name,
                     Status::Up {
-                        connection,
+                        connection: Box::new(connection),
                         tools,
                         lost,
                     },
