@@ -241,12 +241,17 @@ fn serve_sse(
     events: &SseStream,
 ) -> std::io::Result<()> {
     if method == "GET" {
-        write!(
-            stream,
-            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n\r\nevent: endpoint\ndata: /messages?sessionId=1\n\n"
-        )?;
-        stream.flush()?;
-        *events.lock().unwrap() = Some(stream.try_clone()?);
+        // Store the stream before announcing the endpoint, under the lock replies take: a
+        // client that POSTs as soon as it reads the endpoint must find the stream there.
+        {
+            let mut slot = events.lock().unwrap();
+            *slot = Some(stream.try_clone()?);
+            write!(
+                stream,
+                "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n\r\nevent: endpoint\ndata: /messages?sessionId=1\n\n"
+            )?;
+            stream.flush()?;
+        }
         // Hold the stream open until the client goes away.
         let mut sink = Vec::new();
         let _ = reader.read_to_end(&mut sink);

@@ -4,8 +4,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::Context;
-
 use crate::acp::{self, AcpState};
 use crate::config::Config;
 use crate::llm::{self, RetryPolicy};
@@ -43,7 +41,8 @@ pub fn build_manager(config: Config) -> Arc<SessionManager> {
     ))
 }
 
-/// Retry settings; `HERMES_ACP_RETRY_BASE_MS` / `HERMES_ACP_MAX_RETRIES` tune them (tests use
+/// Retry settings; `HERMES_ACP_RETRY_BASE_MS` / `HERMES_ACP_RETRY_MAX_MS` /
+/// `HERMES_ACP_MAX_RETRIES` tune them (tests use
 /// short delays).
 pub fn retry_policy(config: &Config) -> RetryPolicy {
     let mut policy = RetryPolicy::default();
@@ -53,6 +52,13 @@ pub fn retry_policy(config: &Config) -> RetryPolicy {
         .and_then(|v| v.parse::<u64>().ok())
     {
         policy.base_delay = Duration::from_millis(ms);
+    }
+    if let Some(ms) = config
+        .env
+        .get("HERMES_ACP_RETRY_MAX_MS")
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        policy.max_delay = Duration::from_millis(ms);
     }
     if let Some(n) = config
         .env
@@ -66,7 +72,8 @@ pub fn retry_policy(config: &Config) -> RetryPolicy {
 
 /// Loads the configuration and serves ACP on stdio until the editor closes stdin.
 pub async fn serve() -> anyhow::Result<()> {
-    let config = Config::load().context("loading configuration")?;
+    // A broken config.yaml must not kill the agent before `initialize`: sessions report it.
+    let config = Config::load_or_problem();
     let manager = build_manager(config);
     acp::serve_stdio(Arc::new(AcpState::new(manager)))
         .await

@@ -1,13 +1,15 @@
 //! Prompt content → the user message the model sees (reference §1.15, with its bugs fixed):
 //! text; `resource_link` to a local file read and attached (capped); embedded `resource`
 //! text or blob; `image` as a data URL. Relative file paths resolve against the session cwd.
-//! The original blocks are kept in the message's meta so a replay shows what the user sent.
+//! The original blocks are kept in the message's meta so a replay shows what the user sent
+//! (oversized payloads replaced by references, see `attachments`).
 
 use std::path::{Path, PathBuf};
 
 use agent_client_protocol::v1::schema::{ContentBlock, EmbeddedResourceResource};
 use base64::Engine;
 
+use super::attachments::{STORED_BLOCK_CAP, blocks_for_storage, read_regular_capped};
 use crate::tools::workspace::resolve_against;
 use crate::transcript::{Message, Part, Role};
 
@@ -16,6 +18,16 @@ pub const ATTACHMENT_CAP: usize = 512 * 1024;
 
 const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "gif", "webp", "bmp", "svg"];
 
+/// [`prompt_to_message`] on the blocking pool: linked files are read from disk.
+pub async fn prompt_to_message_blocking(blocks: Vec<ContentBlock>, cwd: PathBuf) -> Option<Message> {
+    tokio::task::spawn_blocking(move || prompt_to_message(&blocks, &cwd))
+        .await
+        .unwrap_or_else(|e| {
+            tracing::error!(error = %e, "converting the prompt failed");
+            None
+        })
+}
+
 /// Converts prompt blocks into a user message. Returns `None` when there is nothing to send.
 pub fn prompt_to_message(blocks: &[ContentBlock], cwd: &Path) -> Option<Message> {
     let mut parts: Vec<Part> = Vec::new();
@@ -23,6 +35,12 @@ pub fn prompt_to_message(blocks: &[ContentBlock], cwd: &Path) -> Option<Message>
         match block {
             ContentBlock::Text(t) if !t.text.is_empty() => parts.push(Part::Text { text: t.text.clone() }),
             ContentBlock::Text(_) => {}
+            ContentBlock::Image(img) if img.data.len() > STORED_BLOCK_CAP => parts.push(Part::Text {
+                text: format!(
+                    "[An image of {} bytes was attached; too large to send (cap {STORED_BLOCK_CAP})]",
+                    img.data.len()
+                ),
+            }),
             ContentBlock::Image(img) => {
                 if img.data.starts_with("data:") {
                     parts.push(Part::Image { url: img.data.clone() });
@@ -53,7 +71,11 @@ pub fn prompt_to_message(blocks: &[ContentBlock], cwd: &Path) -> Option<Message>
                 EmbeddedResourceResource::BlobResourceContents(b) => {
                     let display = uri_basename(&b.uri);
                     let mime = b.mime_type.as_deref().unwrap_or("application/octet-stream");
-                    if mime.starts_with("image/") {
+                    if mime.starts_with("image/") && b.blob.len() > STORED_BLOCK_CAP {
+                        parts.push(Part::Text {
+                            text: format!("[Attached image: {display}]\nURI: {}\n\n[Image too large to send: {} bytes of base64, cap {STORED_BLOCK_CAP}]", b.uri, b.blob.len()),
+                        });
+                    } else if mime.starts_with("image/") {
                         parts.push(Part::Text {
                             text: format!("[Attached image: {display}]\nURI: {}", b.uri),
                         });
@@ -87,7 +109,7 @@ pub fn prompt_to_message(blocks: &[ContentBlock], cwd: &Path) -> Option<Message>
     if parts.is_empty() {
         return None;
     }
-    let original = serde_json::to_value(blocks).ok();
+    let original = serde_json::to_value(blocks_for_storage(blocks)).ok();
     Some(Message {
         role: Some(Role::User),
         parts,
@@ -120,15 +142,15 @@ fn attach_link(parts: &mut Vec<Part>, uri: &str, display: &str, mime: Option<&st
             .extension()
             .and_then(|e| e.to_str())
             .is_some_and(|e| IMAGE_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()));
-    let meta = std::fs::metadata(&path);
-    let size = meta.as_ref().map(|m| m.len()).unwrap_or(0) as usize;
+    // Refuses FIFOs, devices and directories before opening; reads one byte past the cap so
+    // "too large" is known without trusting the size from metadata.
+    let read = read_regular_capped(&path, ATTACHMENT_CAP + 1);
     if is_image {
-        if size > ATTACHMENT_CAP {
-            parts.push(Part::Text { text: format!("[Attached image: {display}]\nURI: {uri}\n\n[Image too large to attach: {size} bytes, cap {ATTACHMENT_CAP}]") });
-            return;
-        }
-        match std::fs::read(&path) {
-            Ok(bytes) => {
+        match read {
+            Ok((bytes, size)) if bytes.len() > ATTACHMENT_CAP => parts.push(Part::Text {
+                text: format!("[Attached image: {display}]\nURI: {uri}\n\n[Image too large to attach: {size} bytes, cap {ATTACHMENT_CAP}]"),
+            }),
+            Ok((bytes, _)) => {
                 let mime = mime.map(str::to_string).unwrap_or_else(|| image_mime(&path));
                 parts.push(Part::Text {
                     text: format!("[Attached image: {display}]\nURI: {uri}"),
@@ -146,23 +168,17 @@ fn attach_link(parts: &mut Vec<Part>, uri: &str, display: &str, mime: Option<&st
         }
         return;
     }
-    match read_capped(&path) {
-        Ok(bytes) => parts.push(Part::Text {
-            text: attach_bytes_with_total(display, uri, &bytes, mime, size),
-        }),
+    match read {
+        Ok((mut bytes, size)) => {
+            bytes.truncate(ATTACHMENT_CAP);
+            parts.push(Part::Text {
+                text: attach_bytes_with_total(display, uri, &bytes, mime, size as usize),
+            })
+        }
         Err(e) => parts.push(Part::Text {
             text: format!("[Attached file: {display}]\nURI: {uri}\n\n[Could not read the file: {e}]"),
         }),
     }
-}
-
-fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(ATTACHMENT_CAP as u64)
-        .read_to_end(&mut bytes)?;
-    Ok(bytes)
 }
 
 fn attach_bytes(display: &str, uri: &str, bytes: &[u8], mime: Option<&str>) -> String {

@@ -25,6 +25,9 @@ pub fn to_rpc(error: SessionError) -> Error {
         SessionError::NoProvider(message) => {
             Error::new(Error::auth_required().code, message.clone()).data(json!({ "details": message }))
         }
+        SessionError::Config(message) => {
+            Error::new(Error::internal_error().code, message.clone()).data(json!({ "details": message }))
+        }
         SessionError::Store(e) => Error::internal_error().data(json!(format!("database error: {e}"))),
         SessionError::Agent(AgentError::Store(e)) => {
             Error::internal_error().data(json!(format!("could not save the conversation: {e}")))

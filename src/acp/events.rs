@@ -164,6 +164,15 @@ impl EventSink for AcpEventSink {
                     ))));
                 }
             }
+            AgentEvent::Notice(text) => {
+                if self.notices {
+                    self.send(SessionUpdate::Notice(Notice::new(NoticeSeverity::Warning, text)));
+                } else {
+                    self.send(SessionUpdate::AgentThoughtChunk(ContentChunk::new(ContentBlock::from(
+                        format!("{text}\n"),
+                    ))));
+                }
+            }
             AgentEvent::Compaction(event) => {
                 if self.compaction {
                     self.send(compaction_update(event));

@@ -53,6 +53,6 @@ pub fn connect(state: &AcpState, session: &Arc<Session>, list: &[McpServer], cx:
         } else {
             SessionUpdate::AgentThoughtChunk(ContentChunk::new(ContentBlock::from(format!("{message}\n"))))
         };
-        let _ = cx.send_notification(SessionNotification::new(session_id, update));
+        let _ = cx.send_notification(SessionNotification::new(session_id.clone(), update));
     });
 }

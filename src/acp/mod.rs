@@ -3,6 +3,7 @@
 //! history and maps errors. Handlers only book-keep and hand work to tokio tasks; nothing here
 //! awaits the editor inside the SDK's dispatch loop.
 
+mod attachments;
 mod cards;
 mod client;
 mod commands;

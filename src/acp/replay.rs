@@ -1,11 +1,13 @@
 //! `session/load` replay: the stored history as the `session/update`s the live turns sent — the
 //! user's original prompt blocks, thoughts, answer text, and tool cards with the same ids,
-//! titles and final states (rendered by the same code as the live bridge).
+//! titles and final states (rendered by the same code as the live bridge). Long texts go out
+//! in several chunks of at most `REPLAY_CHUNK` bytes: one frame must stay far below the 32 MiB
+//! a TypeScript client accepts.
 
 use std::collections::HashMap;
 use std::path::Path;
 
-use agent_client_protocol::v1::schema::{ContentBlock, ContentChunk, SessionUpdate};
+use agent_client_protocol::v1::schema::{ContentBlock, ContentChunk, Notice, NoticeSeverity, SessionUpdate};
 use serde_json::Value;
 
 use super::cards;
@@ -14,6 +16,9 @@ use crate::agent::compress::{self, CompactionEvent};
 use crate::agent::events::arguments_value;
 use crate::tools::{ToolOutput, display_from_meta};
 use crate::transcript::{Message, Role};
+
+/// Largest text in one replayed chunk.
+pub const REPLAY_CHUNK: usize = 1024 * 1024;
 
 /// The updates that reproduce `history` in the editor.
 pub fn updates(history: &[Message], cwd: &Path, compaction: bool) -> Vec<SessionUpdate> {
@@ -37,20 +42,27 @@ pub fn updates(history: &[Message], cwd: &Path, compaction: bool) -> Vec<Session
                     continue;
                 }
                 for block in user_blocks(message) {
-                    out.push(SessionUpdate::UserMessageChunk(ContentChunk::new(block)));
+                    match block {
+                        ContentBlock::Text(t) => {
+                            for piece in pieces(&t.text, REPLAY_CHUNK) {
+                                out.push(SessionUpdate::UserMessageChunk(ContentChunk::new(piece.into())));
+                            }
+                        }
+                        other => out.push(SessionUpdate::UserMessageChunk(ContentChunk::new(other))),
+                    }
                 }
             }
             Role::Assistant => {
                 if let Some(r) = message.reasoning.as_deref().filter(|r| !r.trim().is_empty()) {
-                    out.push(SessionUpdate::AgentThoughtChunk(ContentChunk::new(ContentBlock::from(
-                        r.to_string(),
-                    ))));
+                    for piece in pieces(r, REPLAY_CHUNK) {
+                        out.push(SessionUpdate::AgentThoughtChunk(ContentChunk::new(piece.into())));
+                    }
                 }
                 let text = message.text_content();
                 if !text.trim().is_empty() {
-                    out.push(SessionUpdate::AgentMessageChunk(ContentChunk::new(ContentBlock::from(
-                        text,
-                    ))));
+                    for piece in pieces(&text, REPLAY_CHUNK) {
+                        out.push(SessionUpdate::AgentMessageChunk(ContentChunk::new(piece.into())));
+                    }
                 }
                 for call in &message.tool_calls {
                     let args = arguments_value(&call.arguments);
@@ -84,6 +96,40 @@ pub fn updates(history: &[Message], cwd: &Path, compaction: bool) -> Vec<Session
     out
 }
 
+/// The notice for stored messages skipped as unreadable at load, if any: a `notice` for clients
+/// that render them, else a thought chunk.
+pub fn unreadable_notice(count: usize, notices: bool) -> Option<SessionUpdate> {
+    if count == 0 {
+        return None;
+    }
+    let text = if count == 1 {
+        "1 stored message could not be read and was skipped".to_string()
+    } else {
+        format!("{count} stored messages could not be read and were skipped")
+    };
+    Some(if notices {
+        SessionUpdate::Notice(Notice::new(NoticeSeverity::Warning, text))
+    } else {
+        SessionUpdate::AgentThoughtChunk(ContentChunk::new(format!("{text}\n").into()))
+    })
+}
+
+/// `text` cut into pieces of at most `max` bytes, on character boundaries.
+fn pieces(text: &str, max: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while rest.len() > max {
+        let mut cut = max;
+        while !rest.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        out.push(rest[..cut].to_string());
+        rest = &rest[cut..];
+    }
+    out.push(rest.to_string());
+    out
+}
+
 /// Notes the agent added itself (the budget summary request) are not the user's words.
 fn is_internal(message: &Message) -> bool {
     message.meta.as_ref().is_some_and(|m| m.get("budget_note").is_some())
@@ -102,5 +148,25 @@ fn user_blocks(message: &Message) -> Vec<ContentBlock> {
         Vec::new()
     } else {
         vec![ContentBlock::from(text)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_texts_are_cut_on_char_boundaries_and_nothing_is_lost() {
+        let text = "é".repeat(5) + "abc";
+        let cut = pieces(&text, 4);
+        assert!(cut.iter().all(|p| p.len() <= 4), "{cut:?}");
+        assert_eq!(cut.concat(), text);
+        assert_eq!(pieces("", 4), [""]);
+        let history = vec![Message::user("u".repeat(REPLAY_CHUNK * 2 + 10))];
+        let updates = updates(&history, Path::new("/"), false);
+        assert_eq!(updates.len(), 3);
+        for update in &updates {
+            assert!(serde_json::to_string(update).unwrap().len() < REPLAY_CHUNK + 1024);
+        }
     }
 }

@@ -44,6 +44,9 @@ pub enum AgentEvent {
     },
     /// Context compaction progress.
     Compaction(super::compress::CompactionEvent),
+    /// Something the user should know that is not part of the answer (an MCP server that
+    /// stopped or is still connecting).
+    Notice(String),
 }
 
 /// Receives a turn's events, in order.

@@ -60,9 +60,20 @@ pub enum ConfigFileError {
     /// The file exists but could not be read.
     #[error("cannot read {path}: {source}")]
     Read { path: String, source: std::io::Error },
-    /// The file is not valid YAML.
-    #[error("{path} is not valid YAML: {source}")]
-    Parse { path: String, source: serde_yaml_ng::Error },
+    /// The file is not valid YAML, or a value we use is out of range.
+    #[error("{path}: {source}")]
+    Parse { path: String, source: ParseError },
+}
+
+/// Why the text of `config.yaml` could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ParseError {
+    /// Not YAML; serde's message names the line and column.
+    #[error("not valid YAML: {0}")]
+    Yaml(#[from] serde_yaml_ng::Error),
+    /// A key we use holds a value we refuse (the YAML itself is fine).
+    #[error("{key} {problem}")]
+    Invalid { key: &'static str, problem: String },
 }
 
 impl ConfigFile {
@@ -84,7 +95,7 @@ impl ConfigFile {
         })
     }
 
-    pub fn parse(text: &str) -> Result<ConfigFile, serde_yaml_ng::Error> {
+    pub fn parse(text: &str) -> Result<ConfigFile, ParseError> {
         if text.trim().is_empty() {
             return Ok(ConfigFile::default());
         }
@@ -109,12 +120,7 @@ impl ConfigFile {
             model_api_mode: model.and_then(|m| string_at(m, "api_mode")),
             model_choices,
             context_length: model.and_then(|m| m.get("context_length")).and_then(Value::as_u64),
-            approvals_timeout: root
-                .get("approvals")
-                .and_then(|a| a.get("timeout"))
-                .and_then(|t| t.as_f64())
-                .filter(|t| *t > 0.0)
-                .map(Duration::from_secs_f64),
+            approvals_timeout: seconds_at(&root, "approvals", "timeout", "approvals.timeout")?,
             max_turns: root
                 .get("agent")
                 .and_then(|a| a.get("max_turns"))
@@ -208,6 +214,23 @@ fn parse_fallbacks(value: Option<&Value>) -> Vec<FallbackEntry> {
         .collect()
 }
 
+/// `root.section.key` as a duration in seconds. YAML's `.inf`, `.nan`, negative and huge values
+/// are refused (they would panic `Duration::from_secs_f64` or mean "wait forever").
+fn seconds_at(root: &Value, section: &str, key: &str, name: &'static str) -> Result<Option<Duration>, ParseError> {
+    let Some(value) = root.get(section).and_then(|s| s.get(key)) else {
+        return Ok(None);
+    };
+    let invalid = |problem: String| ParseError::Invalid { key: name, problem };
+    let secs = match value {
+        Value::Null => return Ok(None),
+        Value::Number(n) => n.as_f64().ok_or_else(|| invalid(format!("is not a number: {n}")))?,
+        other => return Err(invalid(format!("must be a number of seconds, got {other:?}"))),
+    };
+    super::duration::positive_seconds(secs, super::duration::MAX_SETTING)
+        .map(Some)
+        .map_err(|e| invalid(e.to_string()))
+}
+
 fn string_at(value: &Value, key: &str) -> Option<String> {
     match value.get(key)? {
         Value::String(s) => non_empty(s),
@@ -285,6 +308,28 @@ mod tests {
             Some("gpt-x")
         );
         assert_eq!(ConfigFile::parse("").unwrap(), ConfigFile::default());
+    }
+
+    #[test]
+    fn hostile_timeouts_are_refused_with_the_key_named() {
+        for text in [
+            "approvals:\n  timeout: .inf\n",
+            "approvals:\n  timeout: .nan\n",
+            "approvals:\n  timeout: -1\n",
+            "approvals:\n  timeout: 1e20\n",
+            "approvals:\n  timeout: soon\n",
+        ] {
+            let err = ConfigFile::parse(text).unwrap_err().to_string();
+            assert!(err.starts_with("approvals.timeout "), "{text}: {err}");
+        }
+        assert_eq!(
+            ConfigFile::parse("approvals:\n  timeout: 2.5\n")
+                .unwrap()
+                .approvals_timeout,
+            Some(Duration::from_millis(2500))
+        );
+        let err = ConfigFile::parse("model: [unclosed\n").unwrap_err().to_string();
+        assert!(err.contains("line"), "{err}");
     }
 
     #[test]

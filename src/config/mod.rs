@@ -2,6 +2,7 @@
 //! (which overrides the shell) and `config.yaml`, resolved once at start into a `Config` that is
 //! passed down explicitly. Nothing here is global.
 
+pub mod duration;
 pub mod env;
 pub mod file;
 pub mod provider;
@@ -34,6 +35,9 @@ pub struct Config {
     pub yolo_allowed: bool,
     /// `fallback_providers`, resolved (entries that do not resolve are logged and skipped).
     pub fallbacks: Vec<ProviderSettings>,
+    /// Why `config.yaml` could not be used (file, line and problem), when it could not: the
+    /// server still starts and answers `initialize`, then refuses sessions with this message.
+    pub problem: Option<String>,
 }
 
 impl Config {
@@ -43,9 +47,32 @@ impl Config {
         Config::load_from(&home, EnvMap::load(&home))
     }
 
-    /// Loads from an explicit home and environment (tests, `--check`).
+    /// Loads from an explicit home and environment (tests, `--check`); a broken `config.yaml`
+    /// is an error.
     pub fn load_from(home: &Path, env: EnvMap) -> anyhow::Result<Config> {
-        let file = ConfigFile::load(&home.join("config.yaml"))?;
+        let config = Config::load_tolerant(home, env);
+        match &config.problem {
+            Some(problem) => Err(anyhow::anyhow!("{problem}")),
+            None => Ok(config),
+        }
+    }
+
+    /// Loads from `HERMES_HOME` (or `~/.hermes`), keeping a broken `config.yaml` as `problem`
+    /// (with empty settings) instead of failing: the server must still answer `initialize`.
+    pub fn load_or_problem() -> Config {
+        let home = hermes_home(std::env::var_os("HERMES_HOME").map(PathBuf::from));
+        Config::load_tolerant(&home, EnvMap::load(&home))
+    }
+
+    /// Like [`Config::load_from`], but a broken `config.yaml` becomes `problem`.
+    pub fn load_tolerant(home: &Path, env: EnvMap) -> Config {
+        let (file, problem) = match ConfigFile::load(&home.join("config.yaml")) {
+            Ok(file) => (file, None),
+            Err(e) => {
+                tracing::error!("{e}");
+                (ConfigFile::default(), Some(e.to_string()))
+            }
+        };
         let home_text = home.display().to_string();
         let provider = provider::resolve(&file, &env, &home_text);
         let fallbacks = file
@@ -78,7 +105,7 @@ impl Config {
             .get("HERMES_ACP_DB")
             .map(PathBuf::from)
             .unwrap_or_else(|| home.join("hermes-acp").join("sessions.db"));
-        Ok(Config {
+        Config {
             home: home.to_path_buf(),
             max_iterations: file.max_turns.unwrap_or(DEFAULT_MAX_ITERATIONS),
             approval_timeout: file.approvals_timeout.unwrap_or(DEFAULT_APPROVAL_TIMEOUT),
@@ -88,7 +115,8 @@ impl Config {
             provider,
             fallbacks,
             db_path,
-        })
+            problem,
+        }
     }
 }
 

@@ -41,7 +41,10 @@ impl RetryPolicy {
             .base_delay
             .saturating_mul(1u32 << (retry.saturating_sub(1)).min(16));
         let jitter = 0.75 + fastrand::f64() * 0.5;
-        exp.mul_f64(jitter).min(self.max_delay)
+        // Not `mul_f64`: it panics when the product overflows a `Duration`.
+        Duration::try_from_secs_f64(exp.as_secs_f64() * jitter)
+            .unwrap_or(Duration::MAX)
+            .min(self.max_delay)
     }
 }
 
@@ -153,5 +156,11 @@ mod tests {
             retry_after: Some(Duration::from_millis(7)),
         };
         assert_eq!(policy.delay(1, &limited), Duration::from_millis(7));
+        let huge = RetryPolicy {
+            max_retries: 5,
+            base_delay: Duration::MAX,
+            max_delay: Duration::from_secs(30),
+        };
+        assert_eq!(huge.delay(20, &err), Duration::from_secs(30));
     }
 }

@@ -12,6 +12,7 @@ mod client;
 pub mod config;
 pub mod naming;
 mod sse;
+mod supervisor;
 pub mod tool;
 
 use std::path::Path;
@@ -22,6 +23,7 @@ use crate::tools::Tool;
 
 pub use client::{ConnectError, child_env};
 pub use config::{McpServerConfig, parse_servers};
+pub use supervisor::{McpSupervisor, NoticeCallback, ToolsCallback};
 pub use tool::McpTool;
 
 /// Whether `type: "http"` (streamable HTTP) servers are supported: advertise

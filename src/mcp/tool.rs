@@ -25,6 +25,9 @@ pub struct McpTool {
     parameters: Value,
     peer: Peer<RoleClient>,
     call_timeout: Duration,
+    /// Set when a call finds the connection gone, so the server is reconnected before the
+    /// next turn.
+    lost: Option<Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl McpTool {
@@ -50,7 +53,14 @@ impl McpTool {
             parameters: normalize_schema(Value::Object((*tool.input_schema).clone())),
             peer,
             call_timeout,
+            lost: None,
         }
+    }
+
+    /// Reports a lost connection through `flag` (see `McpSupervisor`).
+    pub(crate) fn reporting_loss_to(mut self, flag: Arc<std::sync::atomic::AtomicBool>) -> McpTool {
+        self.lost = Some(flag);
+        self
     }
 
     /// The server's own name for the tool.
@@ -88,6 +98,15 @@ impl McpTool {
                 self.server,
                 self.call_timeout.as_secs()
             )),
+            Ok(Err(e @ (rmcp::ServiceError::TransportClosed | rmcp::ServiceError::TransportSend(_)))) => {
+                if let Some(lost) = &self.lost {
+                    lost.store(true, std::sync::atomic::Ordering::SeqCst);
+                }
+                ToolOutput::error(format!(
+                    "MCP server '{}' stopped ({e}); it will be reconnected before the next turn",
+                    self.server
+                ))
+            }
             Ok(Err(e)) => ToolOutput::error(format!(
                 "MCP tool '{}' on server '{}' failed: {e}",
                 self.remote_name, self.server

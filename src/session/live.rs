@@ -37,9 +37,8 @@ pub struct Session {
     /// model changes.
     system_prompt: Mutex<Option<String>>,
     closed: AtomicBool,
-    /// MCP connections of this session. Held locked while connecting, so a prompt waits for the
-    /// servers' tools instead of racing them.
-    pub(crate) mcp: Arc<tokio::sync::Mutex<Option<crate::mcp::McpConnections>>>,
+    /// MCP servers of this session (they publish their tools through `set_tools`).
+    pub(crate) mcp: Arc<tokio::sync::Mutex<Option<crate::mcp::McpSupervisor>>>,
     /// Prompts queued with `/queue`, run after the current turn, inside its request.
     queue: Mutex<std::collections::VecDeque<String>>,
 }

@@ -4,6 +4,7 @@
 //! protocol loop or another session.
 
 mod compaction;
+mod loading;
 mod migrations;
 mod permissions;
 mod search;
@@ -41,9 +42,28 @@ pub enum StoreError {
 #[derive(Clone)]
 pub struct Store {
     conn: Arc<OnceLock<Mutex<Connection>>>,
+    /// Per session, how many stored messages could not be read at its last load (they were
+    /// skipped; the protocol layer tells the user).
+    unreadable: Arc<Mutex<std::collections::HashMap<String, usize>>>,
 }
 
 impl Store {
+    /// How many stored messages of `session_id` were skipped as unreadable when it was last
+    /// loaded in this process.
+    pub fn unreadable_messages(&self, session_id: &str) -> usize {
+        let map = self.unreadable.lock().unwrap_or_else(|p| p.into_inner());
+        map.get(session_id).copied().unwrap_or(0)
+    }
+
+    fn note_unreadable(&self, session_id: &str, count: usize) {
+        let mut map = self.unreadable.lock().unwrap_or_else(|p| p.into_inner());
+        if count == 0 {
+            map.remove(session_id);
+        } else {
+            map.insert(session_id.to_string(), count);
+        }
+    }
+
     /// Opens (creating if needed) the database at `path`, in WAL mode, migrated to the latest
     /// schema.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
@@ -63,6 +83,7 @@ impl Store {
     pub fn open_in_background(path: PathBuf) -> Store {
         let store = Store {
             conn: Arc::new(OnceLock::new()),
+            unreadable: Arc::default(),
         };
         let cell = store.conn.clone();
         std::thread::spawn(move || {
@@ -100,7 +121,10 @@ impl Store {
         sessions::warm_statements(&conn)?;
         let cell = OnceLock::new();
         let _ = cell.set(Mutex::new(conn));
-        Ok(Store { conn: Arc::new(cell) })
+        Ok(Store {
+            conn: Arc::new(cell),
+            unreadable: Arc::default(),
+        })
     }
 
     /// The schema version this build writes.

@@ -130,17 +130,6 @@ pub(super) fn insert_messages(conn: &Connection, session_id: &str, messages: &[M
     Ok(())
 }
 
-fn load_messages(conn: &Connection, session_id: &str) -> Result<Vec<Message>, StoreError> {
-    let mut stmt =
-        conn.prepare_cached("SELECT body FROM messages WHERE session_id = ?1 AND active = 1 ORDER BY seq")?;
-    let rows = stmt.query_map([session_id], |r| r.get::<_, String>(0))?;
-    let mut out = Vec::new();
-    for body in rows {
-        out.push(serde_json::from_str(&body?)?);
-    }
-    Ok(out)
-}
-
 impl Store {
     /// Creates a session row (and its initial messages, for forks).
     pub async fn create_session(&self, record: SessionRecord, messages: Vec<Message>) -> Result<(), StoreError> {
@@ -236,19 +225,24 @@ impl Store {
     /// A session row and its active history, or `None` when unknown.
     pub async fn load_session(&self, id: &str) -> Result<Option<(SessionRecord, Vec<Message>)>, StoreError> {
         let id = id.to_string();
-        self.call(move |conn| {
-            let record = conn
-                .query_row(
-                    &format!("SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?1"),
-                    [&id],
-                    row_to_record,
-                )
-                .optional()?;
-            let Some(record) = record else { return Ok(None) };
-            let messages = load_messages(conn, &id)?;
-            Ok(Some((record, messages)))
-        })
-        .await
+        let loaded = self
+            .call(move |conn| {
+                let record = conn
+                    .query_row(
+                        &format!("SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?1"),
+                        [&id],
+                        row_to_record,
+                    )
+                    .optional()?;
+                let Some(record) = record else { return Ok(None) };
+                let (messages, skipped) = super::loading::load_messages(conn, &id)?;
+                Ok(Some((record, messages, skipped)))
+            })
+            .await?;
+        Ok(loaded.map(|(record, messages, skipped)| {
+            self.note_unreadable(&record.id, skipped);
+            (record, messages)
+        }))
     }
 
     /// Sessions with at least one message, most recently updated first, `limit` per page. The

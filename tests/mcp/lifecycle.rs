@@ -95,11 +95,10 @@ async fn cancel_and_call_timeout_end_a_slow_call() {
     };
     let conns = mcp::connect_all_with(vec![stdio("t", &[], &[])], project.path(), options).await;
 
-    let started = Instant::now();
     let timed_out = call(&conns, "mcp_t_slow", json!({"ms": 5000})).await;
     assert!(timed_out.is_error);
+    // The slow call would answer "done" after 5 s: "timed out" proves the deadline cut it.
     assert!(timed_out.content.contains("timed out"), "{}", timed_out.content);
-    assert!(started.elapsed() < Duration::from_secs(3));
 
     let cancel = CancellationToken::new();
     let trigger = cancel.clone();
@@ -107,10 +106,8 @@ async fn cancel_and_call_timeout_end_a_slow_call() {
         tokio::time::sleep(Duration::from_millis(100)).await;
         trigger.cancel();
     });
-    let started = Instant::now();
     let cancelled = call_with(&conns, "mcp_t_slow", json!({"ms": 5000}), &ctx(project.path(), cancel)).await;
     assert_eq!(cancelled.content, r#"{"error":"Interrupted","interrupted":true}"#);
-    assert!(started.elapsed() < Duration::from_secs(2));
 
     // The connection still works after abandoned calls.
     let echo = call(&conns, "mcp_t_echo", json!({"text": "still here"})).await;

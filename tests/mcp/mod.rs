@@ -3,6 +3,7 @@
 //! cancellation and timeouts, servers that fail to start, and children killed on close and drop.
 //! This file holds the shared helpers and the stdio tool tests.
 
+mod health;
 mod http;
 mod lifecycle;
 mod through_acp;

@@ -96,7 +96,7 @@ async fn run(
             return Ok(PromptResponse::new(StopReason::EndTurn));
         }
         Some(commands::Outcome::Prompt(text)) => Message::user(text),
-        None => match convert::prompt_to_message(&req.prompt, &session.settings().cwd) {
+        None => match convert::prompt_to_message_blocking(req.prompt, session.settings().cwd).await {
             Some(message) => message,
             None => return Ok(PromptResponse::new(StopReason::EndTurn)),
         },

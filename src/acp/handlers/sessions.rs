@@ -80,7 +80,12 @@ pub async fn load_session(
     // The whole history goes out before the response (ACP requires it).
     let history = session.history().await;
     let cwd = session.settings().cwd;
-    for update in replay::updates(&history, &cwd, state.supports_compaction()) {
+    let unreadable = state.manager.store().unreadable_messages(&session.id);
+    let notice = replay::unreadable_notice(unreadable, state.supports_notices());
+    for update in replay::updates(&history, &cwd, state.supports_compaction())
+        .into_iter()
+        .chain(notice)
+    {
         if let Err(e) = cx.send_notification(SessionNotification::new(session.id.clone(), update)) {
             tracing::debug!(error = %e, "replay interrupted");
             break;

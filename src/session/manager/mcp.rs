@@ -1,19 +1,30 @@
-//! MCP servers for a session: config.yaml's and the editor's, connected in the background.
+//! MCP servers for a session: config.yaml's and the editor's, supervised in the background
+//! (`mcp::McpSupervisor`). Servers join the session's tools when they are ready; before each
+//! turn, dead servers are announced and reconnected and the turn waits a bounded time for
+//! servers still connecting.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::SessionManager;
+use crate::agent::Sink;
+use crate::agent::events::AgentEvent;
+use crate::mcp::{McpOptions, McpSupervisor};
 use crate::session::Session;
 
+/// How long a prompt waits for servers still connecting (or reconnecting) before it starts
+/// without their tools.
+pub const MCP_TURN_WAIT: Duration = Duration::from_secs(2);
+
 impl SessionManager {
-    /// Connects the session's MCP servers (config.yaml's, then the editor's, which win on a
-    /// name clash) in the background. Prompts wait for it; failures are reported through
-    /// `on_failure` and never fail the session. Replaces connections from an earlier call.
+    /// Starts the session's MCP servers (config.yaml's, then the editor's, which win on a name
+    /// clash). Failures are reported through `on_notice` and never fail the session. Replaces
+    /// the servers of an earlier call.
     pub fn connect_mcp(
         &self,
         session: &Arc<Session>,
         editor_servers: Vec<crate::mcp::McpServerConfig>,
-        on_failure: impl FnOnce(String) + Send + 'static,
+        on_notice: impl Fn(String) + Send + Sync + 'static,
     ) {
         let env = self.config.env.clone();
         let mut servers: Vec<_> = self
@@ -27,26 +38,46 @@ impl SessionManager {
         if servers.is_empty() {
             return;
         }
-        let Ok(mut slot) = session.mcp.clone().try_lock_owned() else {
-            tracing::warn!(session = %session.id, "MCP servers are still connecting; ignoring the new list");
+        // The callback must not keep the session alive (the session owns the supervisor).
+        let weak = Arc::downgrade(session);
+        let builtin = self.tools.clone();
+        let on_tools = Box::new(move |tools: Vec<Arc<dyn crate::tools::Tool>>| {
+            if let Some(session) = weak.upgrade() {
+                let mut registry = builtin.clone();
+                registry.extend(tools);
+                tracing::info!(session = %session.id, tools = registry.len(), "MCP tools updated");
+                session.set_tools(registry);
+            }
+        });
+        let cwd = session.settings().cwd;
+        let supervisor = McpSupervisor::start(servers, &cwd, McpOptions::default(), on_tools, Box::new(on_notice));
+        let slot = session.mcp.clone();
+        // Stored at once when possible, so a prompt that follows right away waits for it.
+        let old = match slot.clone().try_lock_owned() {
+            Ok(mut guard) => guard.replace(supervisor),
+            Err(_) => {
+                tokio::spawn(async move {
+                    if let Some(old) = slot.lock().await.replace(supervisor) {
+                        old.close().await;
+                    }
+                });
+                None
+            }
+        };
+        if let Some(old) = old {
+            tokio::spawn(old.close());
+        }
+    }
+
+    /// Before a turn: dead MCP servers are announced and reconnected, and servers still
+    /// connecting get up to [`MCP_TURN_WAIT`]; every notice goes to the turn's events.
+    pub(super) async fn prepare_mcp(&self, session: &Session, events: &Sink) {
+        let slot = session.mcp.lock().await;
+        let Some(supervisor) = slot.as_ref() else {
             return;
         };
-        let (session, builtin) = (session.clone(), self.tools.clone());
-        tokio::spawn(async move {
-            if let Some(old) = slot.take() {
-                old.close().await;
-            }
-            let cwd = session.settings().cwd;
-            let connections = crate::mcp::connect_all(servers, &cwd).await;
-            let mut registry = builtin;
-            registry.extend(connections.tools());
-            tracing::info!(session = %session.id, servers = ?connections.server_names(), tools = registry.len(), "MCP servers connected");
-            session.set_tools(registry);
-            if let Some(notice) = connections.failure_notice() {
-                tracing::warn!(session = %session.id, "{notice}");
-                on_failure(notice);
-            }
-            *slot = Some(connections);
-        });
+        for notice in supervisor.prepare_turn(MCP_TURN_WAIT).await {
+            events.emit(AgentEvent::Notice(notice));
+        }
     }
 }

@@ -51,6 +51,9 @@ pub enum SessionError {
     /// An unknown value for a setting.
     #[error("{0}")]
     InvalidValue(String),
+    /// `config.yaml` could not be used (the message names the file, line and problem).
+    #[error("{0}")]
+    Config(String),
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
@@ -152,6 +155,9 @@ impl SessionManager {
 
     /// The provider, or a message saying how to configure one.
     pub fn provider(&self) -> Result<&(ProviderSettings, Arc<dyn Provider>), SessionError> {
+        if let Some(problem) = &self.config.problem {
+            return Err(SessionError::Config(problem.clone()));
+        }
         self.provider.as_ref().map_err(|e| SessionError::NoProvider(e.clone()))
     }
 
@@ -444,9 +450,11 @@ impl SessionManager {
         let (provider_settings, provider) = self.provider()?;
         let cancel = ticket.token().clone();
         let waited = async {
-            // MCP servers still connecting, so their tools are offered from the start.
-            drop(session.mcp.lock().await);
-            session.history.lock().await
+            let history = session.history.lock().await;
+            // Inside this turn (its updates, its cancel): reconnect dead MCP servers and wait,
+            // bounded, for those still connecting, so their tools are offered from the start.
+            self.prepare_mcp(session, &seams.events).await;
+            history
         };
         let mut history = tokio::select! {
             biased;

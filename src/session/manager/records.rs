@@ -11,7 +11,19 @@ pub(super) fn check_cwd(cwd: &Path) -> Result<(), SessionError> {
     if cwd.as_os_str().is_empty() || !cwd.is_absolute() {
         return Err(SessionError::InvalidCwd(cwd.display().to_string()));
     }
-    Ok(())
+    // Fail here with a clear message rather than later with a misleading one (an MCP server
+    // started in a missing directory reports its own binary as "No such file or directory").
+    match std::fs::metadata(cwd) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => Err(SessionError::InvalidValue(format!(
+            "cwd '{}' is not a directory",
+            cwd.display()
+        ))),
+        Err(e) => Err(SessionError::InvalidValue(format!(
+            "cwd '{}' cannot be used: {e}",
+            cwd.display()
+        ))),
+    }
 }
 
 pub(super) fn record_for(
@@ -57,7 +69,27 @@ pub fn title_from(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::title_from;
+    use super::{check_cwd, title_from};
+    use crate::session::SessionError;
+
+    #[test]
+    fn cwd_must_be_an_existing_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(check_cwd(dir.path()).is_ok());
+        let file = dir.path().join("f");
+        std::fs::write(&file, "x").unwrap();
+        let missing = dir.path().join("missing");
+        for (cwd, expected) in [(file, "is not a directory"), (missing, "cannot be used")] {
+            match check_cwd(&cwd) {
+                Err(SessionError::InvalidValue(m)) => assert!(m.contains(expected), "{m}"),
+                other => panic!("{other:?}"),
+            }
+        }
+        assert!(matches!(
+            check_cwd(std::path::Path::new("rel")),
+            Err(SessionError::InvalidCwd(_))
+        ));
+    }
 
     #[test]
     fn titles_are_short_first_lines() {

@@ -1,0 +1,316 @@
+//! The MCP servers of one session, kept healthy: each server connects on its own task and its
+//! tools join the session as soon as it is ready; before every turn, `prepare_turn` finds servers
+//! that died (transport closed, child exited, or a call that lost its transport), removes their
+//! tools, reconnects them with backoff, and waits a bounded time for servers still connecting.
+//! Everything the user should know comes back as notices; nothing here fails a session.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+use super::client::{self, ServerConnection};
+use super::{McpOptions, McpServerConfig, McpTool, tool};
+use crate::tools::Tool;
+
+/// Waits between reconnect attempts of a server that died (the first is immediate).
+const RECONNECT_BACKOFF: &[Duration] = &[
+    Duration::ZERO,
+    Duration::from_millis(500),
+    Duration::from_secs(1),
+    Duration::from_secs(2),
+    Duration::from_secs(4),
+];
+
+/// Receives the session's complete MCP tool list after every change.
+pub type ToolsCallback = Box<dyn Fn(Vec<Arc<dyn Tool>>) + Send + Sync>;
+/// Receives notices raised outside a turn (a server that failed to connect).
+pub type NoticeCallback = Box<dyn Fn(String) + Send + Sync>;
+
+/// A session's MCP servers. Cheap to share; `close` ends them all.
+pub struct McpSupervisor {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    cwd: PathBuf,
+    options: McpOptions,
+    entries: Mutex<Vec<Entry>>,
+    /// Bumped after every state change, so waiters wake.
+    changed: watch::Sender<u64>,
+    on_tools: ToolsCallback,
+    on_notice: NoticeCallback,
+    closed: AtomicBool,
+}
+
+struct Entry {
+    config: McpServerConfig,
+    status: Status,
+}
+
+enum Status {
+    Connecting,
+    Up {
+        // Boxed: a connection is large and most entries are small states.
+        connection: Box<ServerConnection>,
+        tools: Vec<Arc<dyn Tool>>,
+        /// Set by a tool whose call lost the transport.
+        lost: Arc<AtomicBool>,
+    },
+    Failed,
+}
+
+impl McpSupervisor {
+    /// Starts connecting `servers` (later entries win a name clash) in the background.
+    pub fn start(
+        servers: Vec<McpServerConfig>,
+        cwd: &Path,
+        options: McpOptions,
+        on_tools: ToolsCallback,
+        on_notice: NoticeCallback,
+    ) -> McpSupervisor {
+        let mut unique: Vec<McpServerConfig> = Vec::with_capacity(servers.len());
+        for server in servers {
+            unique.retain(|s| s.name() != server.name());
+            unique.push(server);
+        }
+        let names: Vec<String> = unique.iter().map(|s| s.name().to_string()).collect();
+        let shared = Arc::new(Shared {
+            cwd: cwd.to_path_buf(),
+            options,
+            entries: Mutex::new(
+                unique
+                    .into_iter()
+                    .map(|config| Entry {
+                        config,
+                        status: Status::Connecting,
+                    })
+                    .collect(),
+            ),
+            changed: watch::channel(0).0,
+            on_tools,
+            on_notice,
+            closed: AtomicBool::new(false),
+        });
+        for name in names {
+            tokio::spawn(connect_task(shared.clone(), name, &RECONNECT_BACKOFF[..1], false));
+        }
+        McpSupervisor { shared }
+    }
+
+    /// Before a turn: announces and reconnects dead servers, then waits up to `wait` for servers
+    /// still connecting. Returns the notices for the user.
+    pub async fn prepare_turn(&self, wait: Duration) -> Vec<String> {
+        let mut notices = Vec::new();
+        let dead = self.shared.take_dead();
+        if !dead.is_empty() {
+            self.shared.publish_tools();
+            for name in &dead {
+                tracing::warn!(server = %name, "MCP server stopped; reconnecting");
+                notices.push(format!(
+                    "MCP server '{name}' stopped; its tools are unavailable until it is reconnected"
+                ));
+                tokio::spawn(connect_task(self.shared.clone(), name.clone(), RECONNECT_BACKOFF, true));
+            }
+        }
+        let mut changes = self.shared.changed.subscribe();
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            let pending = self.shared.names_where(|s| matches!(s, Status::Connecting));
+            if pending.is_empty() {
+                break;
+            }
+            if tokio::time::timeout_at(deadline, changes.changed()).await.is_err() {
+                notices.push(format!(
+                    "Still connecting to MCP server{} {}; {} tools join when ready",
+                    if pending.len() == 1 { "" } else { "s" },
+                    quoted(&pending),
+                    if pending.len() == 1 { "its" } else { "their" },
+                ));
+                break;
+            }
+        }
+        let back = self.shared.names_where(|s| matches!(s, Status::Up { .. }));
+        for name in dead.iter().filter(|n| back.contains(n)) {
+            notices.push(format!("MCP server '{name}' reconnected"));
+        }
+        notices
+    }
+
+    /// The raw names of the servers connected now.
+    pub fn connected(&self) -> Vec<String> {
+        self.shared.names_where(|s| matches!(s, Status::Up { .. }))
+    }
+
+    /// Ends every connection; connecting tasks give up.
+    pub async fn close(self) {
+        self.shared.closed.store(true, Ordering::SeqCst);
+        let connections: Vec<ServerConnection> = self
+            .shared
+            .entries()
+            .iter_mut()
+            .filter_map(|e| match std::mem::replace(&mut e.status, Status::Failed) {
+                Status::Up { connection, .. } => Some(*connection),
+                _ => None,
+            })
+            .collect();
+        futures::future::join_all(connections.into_iter().map(ServerConnection::close)).await;
+    }
+}
+
+impl Shared {
+    fn entries(&self) -> MutexGuard<'_, Vec<Entry>> {
+        self.entries.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn names_where(&self, f: impl Fn(&Status) -> bool) -> Vec<String> {
+        self.entries()
+            .iter()
+            .filter(|e| f(&e.status))
+            .map(|e| e.config.name().to_string())
+            .collect()
+    }
+
+    /// Marks servers that died as connecting again (dropping their connection kills what is
+    /// left of a stdio child) and returns their names.
+    fn take_dead(&self) -> Vec<String> {
+        let mut dead = Vec::new();
+        for entry in self.entries().iter_mut() {
+            if let Status::Up { connection, lost, .. } = &entry.status
+                && (lost.load(Ordering::SeqCst) || is_dead(connection))
+            {
+                entry.status = Status::Connecting;
+                dead.push(entry.config.name().to_string());
+            }
+        }
+        if !dead.is_empty() {
+            self.changed.send_modify(|n| *n += 1);
+        }
+        dead
+    }
+
+    /// Hands the tools of every connected server, in server order, to the session.
+    fn publish_tools(&self) {
+        let mut all: Vec<Arc<dyn Tool>> = Vec::new();
+        for entry in self.entries().iter() {
+            if let Status::Up { tools, .. } = &entry.status {
+                for tool in tools {
+                    if all.iter().any(|t| t.name() == tool.name()) {
+                        tracing::warn!(tool = tool.name(), server = %entry.config.name(), "duplicate MCP tool name; keeping the first");
+                        continue;
+                    }
+                    all.push(tool.clone());
+                }
+            }
+        }
+        (self.on_tools)(all);
+    }
+
+    fn set_status(&self, name: &str, status: Status) {
+        if let Some(entry) = self.entries().iter_mut().find(|e| e.config.name() == name) {
+            entry.status = status;
+        }
+        self.changed.send_modify(|n| *n += 1);
+    }
+}
+
+/// Connects `name`, trying once per backoff step; its tools join the session when it is up.
+async fn connect_task(shared: Arc<Shared>, name: String, backoff: &'static [Duration], reconnect: bool) {
+    let mut last_error = String::new();
+    for delay in backoff {
+        if !delay.is_zero() {
+            // Real backoff between attempts against a server that keeps failing.
+            tokio::time::sleep(*delay).await;
+        }
+        if shared.closed.load(Ordering::SeqCst) {
+            return;
+        }
+        let Some(config) = shared
+            .entries()
+            .iter()
+            .find(|e| e.config.name() == name)
+            .map(|e| e.config.clone())
+        else {
+            return;
+        };
+        match client::connect(&config, &shared.cwd, shared.options.connect_timeout).await {
+            Ok(connection) => {
+                if shared.closed.load(Ordering::SeqCst) {
+                    connection.close().await;
+                    return;
+                }
+                tracing::info!(server = %name, tools = connection.tools.len(), reconnect, "MCP server connected");
+                let lost = Arc::new(AtomicBool::new(false));
+                let peer = connection.service.peer().clone();
+                let tools = connection
+                    .tools
+                    .iter()
+                    .map(|remote| {
+                        let tool = McpTool::new(&name, remote, peer.clone(), shared.options.call_timeout)
+                            .reporting_loss_to(lost.clone());
+                        tool::into_dyn(tool)
+                    })
+                    .collect();
+                shared.set_status(
+                    &name,
+                    Status::Up {
+                        connection: Box::new(connection),
+                        tools,
+                        lost,
+                    },
+                );
+                shared.publish_tools();
+                return;
+            }
+            Err(e) => {
+                tracing::warn!(server = %name, reconnect, "MCP server could not be connected: {e}");
+                last_error = e.to_string();
+            }
+        }
+    }
+    shared.set_status(&name, Status::Failed);
+    let failure = super::McpFailure {
+        server: name,
+        message: last_error,
+    };
+    (shared.on_notice)(failure.to_string());
+}
+
+/// Whether a connection is gone: its transport closed, or its stdio child exited.
+fn is_dead(connection: &ServerConnection) -> bool {
+    connection.service.peer().is_transport_closed() || connection.child.as_ref().is_some_and(|c| child_exited(c.pid()))
+}
+
+/// Whether our child `pid` has exited (without reaping it: the transport owns the handle).
+#[cfg(unix)]
+fn child_exited(pid: u32) -> bool {
+    let id: libc::id_t = pid;
+    // SAFETY: an all-zero siginfo_t is a valid value for waitid to fill in.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: waitid only writes into `info`; WNOWAIT leaves the child waitable for its owner.
+    let rc = unsafe {
+        libc::waitid(
+            libc::P_PID,
+            id,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        )
+    };
+    if rc != 0 {
+        // ECHILD: already reaped by its owner, so it is gone.
+        return std::io::Error::last_os_error().raw_os_error() == Some(libc::ECHILD);
+    }
+    // SAFETY: waitid succeeded, so `info` holds a valid (possibly empty) child record.
+    unsafe { info.si_pid() != 0 }
+}
+
+#[cfg(not(unix))]
+fn child_exited(_pid: u32) -> bool {
+    false
+}
+
+fn quoted(names: &[String]) -> String {
+    names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ")
+}
