@@ -68,6 +68,7 @@ pub fn retry_policy(config: &Config) -> RetryPolicy {
 pub async fn serve() -> anyhow::Result<()> {
     let config = Config::load().context("loading configuration")?;
     let manager = build_manager(config);
+    crate::tools::redact::logs::install(manager.secrets());
     acp::serve_stdio(Arc::new(AcpState::new(manager)))
         .await
         .map_err(|e| anyhow::anyhow!("ACP connection failed: {e}"))
