@@ -63,7 +63,11 @@ async fn no_secret_reaches_the_model_the_editor_the_logs_or_the_database() {
     let command = "printenv OPENAI_API_KEY ANTHROPIC_API_KEY GITHUB_TOKEN AWS_SECRET_ACCESS_KEY; \
                    echo \"gh=[$GITHUB_TOKEN] aws=[$AWS_SECRET_ACCESS_KEY] deploy=[$DEPLOY_TOKEN]\"; \
                    cat \"$HERMES_HOME/.env\" \"$HERMES_HOME/config.yaml\"";
-    mock.push(mock_llm::tool_calls(&[("call_env", "terminal", json!({"command": command}))]));
+    mock.push(mock_llm::tool_calls(&[(
+        "call_env",
+        "terminal",
+        json!({"command": command}),
+    )]));
     mock.push(mock_llm::text(&["done"]));
     let (mut agent, session) = start(&home, false).await;
     let (response, _updates) = agent.prompt(&session, "show me the keys").await;
@@ -85,7 +89,10 @@ async fn no_secret_reaches_the_model_the_editor_the_logs_or_the_database() {
     assert!(output.contains("gh=[] aws=[] deploy=[]"), "{output}");
     // The files it read directly are masked by value.
     assert!(output.contains("DEPLOY_TOKEN=[REDACTED:DEPLOY_TOKEN]"), "{output}");
-    assert!(output.contains("[REDACTED:MCP_SERVERS_WEB_HEADERS_X_CUSTOM]"), "{output}");
+    assert!(
+        output.contains("[REDACTED:MCP_SERVERS_WEB_HEADERS_X_CUSTOM]"),
+        "{output}"
+    );
 
     // (2) The editor: every stdout line.
     let stdout = agent.stdout_lines.lock().unwrap().join("\n");
@@ -105,7 +112,10 @@ async fn no_secret_reaches_the_model_the_editor_the_logs_or_the_database() {
 
     // (3) The logs, at trace level.
     let stderr = agent.shutdown_with_stderr().await;
-    assert!(stderr.contains("TRACE") || stderr.contains("DEBUG"), "trace logging is on");
+    assert!(
+        stderr.contains("TRACE") || stderr.contains("DEBUG"),
+        "trace logging is on"
+    );
     assert_eq!(leaked(stderr.as_bytes()), Vec::<&str>::new(), "logs leak");
 }
 
@@ -113,7 +123,11 @@ async fn no_secret_reaches_the_model_the_editor_the_logs_or_the_database() {
 async fn the_editor_terminal_gets_credentials_blanked() {
     let mock = MockLlm::start().await;
     let home = home_with_secrets(&mock);
-    mock.push(mock_llm::tool_calls(&[("call_t", "terminal", json!({"command": "echo hi"}))]));
+    mock.push(mock_llm::tool_calls(&[(
+        "call_t",
+        "terminal",
+        json!({"command": "echo hi"}),
+    )]));
     mock.push(mock_llm::text(&["done"]));
     let (mut agent, session) = start(&home, true).await;
     let (response, _) = agent.prompt(&session, "run").await;
@@ -125,7 +139,12 @@ async fn the_editor_terminal_gets_credentials_blanked() {
         .expect("ran in the editor terminal")
         .clone();
     let env = create["params"]["env"].as_array().cloned().unwrap_or_default();
-    for name in ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY"] {
+    for name in [
+        "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY",
+        "GITHUB_TOKEN",
+        "AWS_SECRET_ACCESS_KEY",
+    ] {
         assert!(
             env.iter().any(|v| v["name"] == name && v["value"] == ""),
             "{name} not blanked: {env:?}"

@@ -10,8 +10,8 @@ use std::time::Duration;
 use agent_client_protocol::Client;
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
-    CreateTerminalRequest, EnvVariable, KillTerminalRequest, ReleaseTerminalRequest, SessionId, SessionNotification, SessionUpdate,
-    Terminal, TerminalId, TerminalOutputRequest, ToolCallContent, ToolCallUpdate, ToolCallUpdateFields,
+    CreateTerminalRequest, EnvVariable, KillTerminalRequest, ReleaseTerminalRequest, SessionId, SessionNotification,
+    SessionUpdate, Terminal, TerminalId, TerminalOutputRequest, ToolCallContent, ToolCallUpdate, ToolCallUpdateFields,
     WaitForTerminalExitRequest,
 };
 use futures::future::BoxFuture;

@@ -370,8 +370,7 @@ impl AgentProcess {
         if let Some(reader) = reader {
             let _ = tokio::time::timeout(TIMEOUT, reader).await;
         }
-        let text = stderr.lock().unwrap().clone();
-        text
+        stderr.lock().unwrap().clone()
     }
 
     pub fn kill(&mut self) {

@@ -69,10 +69,7 @@ pub fn is_secret_name(name: &str) -> bool {
     if let Some(rest) = upper.strip_prefix("AWS_") {
         return !rest.is_empty() && !AWS_HARMLESS.contains(&upper.as_str());
     }
-    let words: Vec<&str> = upper
-        .split(['_', '-', '.'])
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words: Vec<&str> = upper.split(['_', '-', '.']).filter(|w| !w.is_empty()).collect();
     let glued = |w: &str| {
         ["PASSWORD", "PASSWD", "SECRET", "APIKEY", "TOKEN"]
             .iter()

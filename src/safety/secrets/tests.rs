@@ -36,10 +36,7 @@ fn json_encoded_values_are_found_too() {
     let set = set();
     let json = serde_json::json!({"output": format!("{OPENAI}\npa\"ss\\word-123")}).to_string();
     let redacted = set.redact(&json);
-    assert_eq!(
-        redacted,
-        r#"{"output":"[REDACTED:OPENAI_API_KEY]\n[REDACTED:QUOTED]"}"#
-    );
+    assert_eq!(redacted, r#"{"output":"[REDACTED:OPENAI_API_KEY]\n[REDACTED:QUOTED]"}"#);
     assert!(serde_json::from_str::<serde_json::Value>(&redacted).is_ok());
     assert!(set.contains_secret(&json));
     assert!(!set.contains_secret(&redacted));
@@ -51,7 +48,10 @@ fn overlapping_values_prefer_the_longest() {
         .secret("SHORT", "abcdefgh12")
         .secret("LONG", "abcdefgh1234567")
         .build();
-    assert_eq!(set.redact("abcdefgh1234567 abcdefgh12"), "[REDACTED:LONG] [REDACTED:SHORT]");
+    assert_eq!(
+        set.redact("abcdefgh1234567 abcdefgh12"),
+        "[REDACTED:LONG] [REDACTED:SHORT]"
+    );
 }
 
 #[test]
@@ -132,7 +132,12 @@ fn child_env_drops_credentials_and_resolved_keys_and_honours_passthrough() {
     assert_eq!(names, ["AWS_REGION", "CARGO_HOME", "HOME", "NPM_TOKEN", "PATH"]);
     assert_eq!(
         env.removed(),
-        ["AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN", "INNOCENT_NAME", "OPENAI_API_KEY"]
+        [
+            "AWS_SECRET_ACCESS_KEY",
+            "GITHUB_TOKEN",
+            "INNOCENT_NAME",
+            "OPENAI_API_KEY"
+        ]
     );
     let blanked = env.blanked();
     assert!(blanked.contains(&("INNOCENT_NAME".to_string(), String::new())));

@@ -96,8 +96,8 @@ mod tests {
 
     #[test]
     fn json_results_are_redacted_on_their_decoded_strings() {
-        let content = json!({"output": format!("first\n{GH}\nsk-abcdefghijklmnop1234567890\n{AWS}"), "exit_code": 0})
-            .to_string();
+        let content =
+            json!({"output": format!("first\n{GH}\nsk-abcdefghijklmnop1234567890\n{AWS}"), "exit_code": 0}).to_string();
         let redacted = redact_content(&secrets(), &content);
         let value: Value = serde_json::from_str(&redacted).unwrap();
         assert_eq!(
@@ -131,7 +131,9 @@ mod tests {
             exit_code: Some(0),
         });
         redact_output(&secrets(), &mut out);
-        let ToolDisplay::Terminal { output, .. } = &out.display else { panic!() };
+        let ToolDisplay::Terminal { output, .. } = &out.display else {
+            panic!()
+        };
         assert_eq!(output, "[REDACTED:AWS_SECRET_ACCESS_KEY]\nghp_…[REDACTED]");
         assert!(!out.content.contains(AWS));
     }

@@ -318,7 +318,14 @@ mod tests {
     #[tokio::test]
     async fn terminate_kills_a_shell_that_ignores_sigterm() {
         let dir = tempfile::tempdir().unwrap();
-        let mut child = spawn("trap '' TERM; sleep 30", &[], dir.path(), StdinMode::Null, &ChildEnv::default()).unwrap();
+        let mut child = spawn(
+            "trap '' TERM; sleep 30",
+            &[],
+            dir.path(),
+            StdinMode::Null,
+            &ChildEnv::default(),
+        )
+        .unwrap();
         tokio::time::sleep(Duration::from_millis(100)).await;
         let status = child.terminate(Duration::from_millis(200)).await.unwrap();
         assert_eq!(exit_code(status), -i64::from(libc::SIGKILL));

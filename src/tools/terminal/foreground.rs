@@ -79,7 +79,13 @@ impl Foreground<'_> {
         if let Some(result) = ctx.terminals.run(host, &ctx.cancel).await {
             return self.finish_hosted(ctx, result, &marker).await;
         }
-        let mut child = match shell::spawn(FOREGROUND_SCRIPT, &args, &self.cwd, StdinMode::Null, &ctx.services.child_env) {
+        let mut child = match shell::spawn(
+            FOREGROUND_SCRIPT,
+            &args,
+            &self.cwd,
+            StdinMode::Null,
+            &ctx.services.child_env,
+        ) {
             Ok(child) => child,
             Err(e) => {
                 return self.failure(String::new(), -1, format!("Command execution failed: {e}"), None);
