@@ -66,6 +66,14 @@ pub fn is_secret_name(name: &str) -> bool {
     if upper.starts_with("_HERMES_FORCE_") {
         return true;
     }
+    // A location, not a credential (`PASSWORD_STORE_DIR`, `AWS_WEB_IDENTITY_TOKEN_FILE`):
+    // masking a path everywhere would shred ordinary output, and tools need it.
+    if ["_DIR", "_PATH", "_SOCK", "_SOCKET", "_FILE", "_HOME"]
+        .iter()
+        .any(|suffix| upper.ends_with(suffix))
+    {
+        return false;
+    }
     if let Some(rest) = upper.strip_prefix("AWS_") {
         return !rest.is_empty() && !AWS_HARMLESS.contains(&upper.as_str());
     }

@@ -96,6 +96,9 @@ fn secret_names_table() {
         "KEYBOARD_LAYOUT",
         "GPG_KEY_ID",
         "MAX_TOKENS_HINT",
+        "PASSWORD_STORE_DIR",
+        "AWS_WEB_IDENTITY_TOKEN_FILE",
+        "SECRETS_PATH",
     ];
     for name in secret {
         assert!(is_secret_name(name), "{name} should be secret");
