@@ -75,6 +75,7 @@ pub async fn serve() -> anyhow::Result<()> {
     // A broken config.yaml must not kill the agent before `initialize`: sessions report it.
     let config = Config::load_or_problem();
     let manager = build_manager(config);
+    crate::tools::redact::logs::install(manager.secrets());
     acp::serve_stdio(Arc::new(AcpState::new(manager)))
         .await
         .map_err(|e| anyhow::anyhow!("ACP connection failed: {e}"))

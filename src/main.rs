@@ -45,12 +45,14 @@ fn main() -> ExitCode {
     }
 }
 
-/// Logs go to stderr only; the level comes from `RUST_LOG` (default: info for us, warn else).
+/// Logs go to stderr only, redacted; the level comes from `RUST_LOG` (default: info for us,
+/// warn else).
 fn init_tracing() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("hermes_acp=info,warn"));
     tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
+        // Every event is redacted (known secret values and patterns) before it reaches stderr.
+        .with_writer(hermes_acp::tools::redact::logs::RedactingStderr)
         .with_env_filter(filter)
         .with_target(false)
         .with_ansi(false)

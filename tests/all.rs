@@ -23,6 +23,8 @@ mod protocol;
 mod robustness;
 /// Safety by construction: destructive commands, symlink escapes, sensitive files.
 mod safety;
+/// Secrets never leak: model, editor, logs, database; child environments; file modes.
+mod secrets;
 /// Persistence across restarts: list, load (replay), resume, fork, close, delete, settings.
 mod sessions;
 /// The tool loop end to end: edits, search, commands, parallel calls, budget, cancel.

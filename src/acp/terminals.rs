@@ -10,8 +10,8 @@ use std::time::Duration;
 use agent_client_protocol::Client;
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
-    CreateTerminalRequest, KillTerminalRequest, ReleaseTerminalRequest, SessionId, SessionNotification, SessionUpdate,
-    Terminal, TerminalId, TerminalOutputRequest, ToolCallContent, ToolCallUpdate, ToolCallUpdateFields,
+    CreateTerminalRequest, EnvVariable, KillTerminalRequest, ReleaseTerminalRequest, SessionId, SessionNotification,
+    SessionUpdate, Terminal, TerminalId, TerminalOutputRequest, ToolCallContent, ToolCallUpdate, ToolCallUpdateFields,
     WaitForTerminalExitRequest,
 };
 use futures::future::BoxFuture;
@@ -41,6 +41,13 @@ impl EditorTerminals {
     async fn run_in(&self, command: HostCommand<'_>, cancel: &CancellationToken) -> io::Result<HostRun> {
         let create = CreateTerminalRequest::new(self.session_id.clone(), command.program.display().to_string())
             .args(command.args.clone())
+            .env(
+                command
+                    .env
+                    .iter()
+                    .map(|(name, value)| EnvVariable::new(name.clone(), value.clone()))
+                    .collect(),
+            )
             .cwd(command.cwd.to_path_buf())
             .output_byte_limit(OUTPUT_BYTE_LIMIT);
         let created = tokio::time::timeout(CALL_TIMEOUT, self.cx.send_request(create).block_task())

@@ -196,27 +196,67 @@ fn save(home: &Path, choice: &Choice, base_url: &str, key: &str, model: &str) ->
     }
     let config_path = home.join("config.yaml");
     let config_text = std::fs::read_to_string(&config_path).unwrap_or_default();
-    write(&config_path, &set_model_keys(&config_text, &model_keys))?;
+    let new_config = set_model_keys(&config_text, &model_keys);
+    // A config that holds a key (ours or one already there) is the user's alone.
+    let holds_key = crate::config::ConfigFile::parse(&new_config).map_or(true, |c| !c.secret_values.is_empty());
+    write(&config_path, &new_config, holds_key)?;
     if let Some(var) = choice.key_var {
         let env_path = home.join(".env");
         let env_text = std::fs::read_to_string(&env_path).unwrap_or_default();
-        write(&env_path, &set_env_keys(&env_text, &[(var, key)]))?;
-        restrict_permissions(&env_path);
+        write(&env_path, &set_env_keys(&env_text, &[(var, key)]), true)?;
     }
     Ok(())
 }
 
-fn write(path: &Path, text: &str) -> Result<(), String> {
+/// Replaces `path` atomically. A `private` file is created 0600 from the start (the key is
+/// never readable by others, not even in the temporary file); any other keeps its mode.
+fn write(path: &Path, text: &str, private: bool) -> Result<(), String> {
+    use std::io::Write;
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
     let tmp = path.with_extension("hermes-acp-tmp");
-    std::fs::write(&tmp, text).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    let _ = std::fs::remove_file(&tmp);
+    let mode = if private {
+        0o600
+    } else {
+        std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o777)
+    };
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(mode)
+        .open(&tmp)
+        .and_then(|mut file| file.write_all(text.as_bytes()));
+    written.map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    // The umask may have narrowed a non-private mode; a private one is exact anyway.
+    let _ = std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(mode));
     std::fs::rename(&tmp, path).map_err(|e| format!("cannot replace {}: {e}", path.display()))
 }
 
-/// Keys are secrets: make the .env readable by the user only.
-fn restrict_permissions(path: &Path) {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::*;
+
+    fn mode(path: &Path) -> u32 {
+        std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+    }
+
+    #[test]
+    fn saved_keys_are_readable_by_the_user_only() {
+        let home = tempfile::tempdir().unwrap();
+        let openrouter = CHOICES.iter().find(|c| c.id == "openrouter").unwrap();
+        save(home.path(), openrouter, "", "sk-or-v1-0123456789abcdef", "m").unwrap();
+        assert_eq!(mode(&home.path().join(".env")), 0o600);
+        let custom = Choice {
+            id: "custom",
+            label: "",
+            key_var: None,
+            url: None,
+        };
+        save(home.path(), &custom, "http://127.0.0.1:9/v1", "key-0123456789", "m").unwrap();
+        let config = home.path().join("config.yaml");
+        assert!(std::fs::read_to_string(&config).unwrap().contains("key-0123456789"));
+        assert_eq!(mode(&config), 0o600);
     }
 }

@@ -78,6 +78,11 @@ impl EnvMap {
             .is_some_and(|v| matches!(v.to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on"))
     }
 
+    /// Every variable, process environment and `.env` merged.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.vars.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+
     pub fn dotenv_keys(&self) -> &[String] {
         &self.from_dotenv
     }

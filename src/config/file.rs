@@ -33,6 +33,10 @@ pub struct ConfigFile {
     pub custom_providers: Vec<NamedProvider>,
     /// `fallback_providers`: tried in order when the main provider keeps failing.
     pub fallback_providers: Vec<FallbackEntry>,
+    /// Every secret value in the file, with its key path (see `config::secrets`).
+    pub secret_values: Vec<(String, String)>,
+    /// `terminal.env_passthrough`: credential names children may still see.
+    pub env_passthrough: Vec<String>,
 }
 
 /// The lifetime of Anthropic prompt-cache breakpoints. Hermes accepts `5m` (the default) and
@@ -141,6 +145,8 @@ impl ConfigFile {
             mcp_servers: crate::mcp::parse_servers(root.get("mcp_servers")),
             fallback_providers: parse_fallbacks(root.get("fallback_providers")),
             custom_providers: parse_named(root.get("custom_providers")),
+            secret_values: super::secrets::yaml_secret_values(&root),
+            env_passthrough: super::secrets::yaml_env_passthrough(&root),
         })
     }
 }

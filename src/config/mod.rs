@@ -6,6 +6,7 @@ pub mod duration;
 pub mod env;
 pub mod file;
 pub mod provider;
+pub mod secrets;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -65,16 +65,31 @@ impl Store {
     }
 
     /// Opens (creating if needed) the database at `path`, in WAL mode, migrated to the latest
-    /// schema.
+    /// schema. The file is 0600 before SQLite first opens it (SQLite gives the `-wal`/`-shm`
+    /// files the database's mode), and our own directory is 0700: the history holds everything
+    /// the user and the tools said.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|source| StoreError::Dir {
+            private_dir(dir).map_err(|source| StoreError::Dir {
                 path: dir.display().to_string(),
                 source,
             })?;
         }
+        private_file(path).map_err(|source| StoreError::Dir {
+            path: path.display().to_string(),
+            source,
+        })?;
         let conn = Connection::open(path)?;
-        Store::init(conn)
+        let store = Store::init(conn)?;
+        // Files left by an older build (0644) are tightened too.
+        for suffix in ["-wal", "-shm"] {
+            let mut side = path.as_os_str().to_owned();
+            side.push(suffix);
+            if let Err(e) = restrict(Path::new(&side), 0o600) {
+                tracing::debug!(error = %e, "could not restrict {}", Path::new(&side).display());
+            }
+        }
+        Ok(store)
     }
 
     /// Opens the database on a background thread and returns at once. If the file cannot be
@@ -154,6 +169,50 @@ impl Store {
     {
         let mut guard = self.conn.wait().lock().unwrap_or_else(|p| p.into_inner());
         f(&mut guard)
+    }
+}
+
+/// Creates `dir` (and missing parents) as 0700. An existing directory is tightened only when it
+/// is ours (`hermes-acp`), never a shared one such as `/tmp` chosen through `HERMES_ACP_DB`.
+fn private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    if dir.as_os_str().is_empty() {
+        return Ok(());
+    }
+    let existed = dir.is_dir();
+    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+    if !existed || dir.file_name().is_some_and(|n| n == "hermes-acp") {
+        restrict(dir, 0o700)?;
+    }
+    Ok(())
+}
+
+/// Creates `path` empty with mode 0600 (an empty file is a new SQLite database), or tightens an
+/// existing one.
+fn private_file(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+    {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => restrict(path, 0o600),
+        Err(e) => Err(e),
+    }
+}
+
+/// Sets `path`'s mode when it exists and differs.
+fn restrict(path: &Path, mode: u32) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.permissions().mode() & 0o777 != mode => {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+        }
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
     }
 }
 

@@ -71,13 +71,17 @@ pub struct ToolContext {
     pub services: Arc<ToolServices>,
 }
 
-/// Process-wide things some tools need: where Hermes keeps memory and skills, and the session
-/// database (for searching past sessions).
+/// Process-wide things some tools need: where Hermes keeps memory and skills, the session
+/// database (for searching past sessions), and what must not leak (secrets, child env).
 #[derive(Clone, Default)]
 pub struct ToolServices {
     /// `HERMES_HOME`; `None` in tests that do not use memory or skills.
     pub hermes_home: Option<PathBuf>,
     pub store: Option<crate::store::Store>,
+    /// The secret values redacted from every result (built once at start).
+    pub secrets: Arc<crate::safety::secrets::SecretSet>,
+    /// The environment commands run with (credentials removed).
+    pub child_env: Arc<crate::safety::secrets::ChildEnv>,
 }
 
 /// A file change a tool made (or proposes), with whole-file texts so the editor can render a diff.

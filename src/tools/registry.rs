@@ -109,7 +109,10 @@ impl ToolRegistry {
                 ToolOutput::error(format!("Tool execution failed: {name} panicked: {reason}"))
             }
         };
-        out.content = output::cap(&redact::redact(&out.content), output::MAX_RESULT_CHARS);
+        // Redacted once here, on the decoded text, so the model, the editor, the database and
+        // the logs all get the same masked result.
+        redact::redact_output(&ctx.services.secrets, &mut out);
+        out.content = output::cap(&out.content, output::MAX_RESULT_CHARS);
         out
     }
 }

@@ -18,6 +18,8 @@ pub struct HostCommand<'a> {
     pub args: Vec<String>,
     pub cwd: &'a Path,
     pub timeout: Duration,
+    /// Variables to set on top of the editor's environment (credentials set to empty).
+    pub env: Vec<(String, String)>,
 }
 
 /// How a command run in the editor ended.

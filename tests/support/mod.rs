@@ -88,6 +88,8 @@ pub struct AgentProcess {
     /// When set, editor terminals never finish: `terminal/create` runs nothing and
     /// `terminal/wait_for_exit` is never answered (a long command), until `terminal/kill`.
     pub hang_terminals: bool,
+    /// The task copying stderr, done once the process closed it.
+    stderr_reader: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl AgentProcess {
@@ -126,7 +128,7 @@ impl AgentProcess {
         });
         let stderr_text = Arc::new(Mutex::new(String::new()));
         let err_sink = stderr_text.clone();
-        tokio::spawn(async move {
+        let stderr_reader = tokio::spawn(async move {
             let mut reader = BufReader::new(stderr).lines();
             while let Ok(Some(line)) = reader.next_line().await {
                 let mut s = err_sink.lock().unwrap();
@@ -148,6 +150,7 @@ impl AgentProcess {
             editor_writes: Vec::new(),
             terminals: Default::default(),
             hang_terminals: false,
+            stderr_reader: Some(stderr_reader),
         }
     }
 
@@ -356,6 +359,18 @@ impl AgentProcess {
             .expect("agent did not exit after stdin closed")
             .unwrap();
         status.code()
+    }
+
+    /// Shuts down, then returns the whole stderr once it reached end-of-file (every log line
+    /// the process wrote).
+    pub async fn shutdown_with_stderr(mut self) -> String {
+        let stderr = self.stderr.clone();
+        let reader = self.stderr_reader.take();
+        self.shutdown().await;
+        if let Some(reader) = reader {
+            let _ = tokio::time::timeout(TIMEOUT, reader).await;
+        }
+        stderr.lock().unwrap().clone()
     }
 
     pub fn kill(&mut self) {

@@ -125,6 +125,8 @@ impl SessionManager {
         let services = Arc::new(ToolServices {
             hermes_home: Some(config.home.clone()),
             store: Some(store.clone()),
+            secrets: Arc::new(config.secret_set()),
+            child_env: Arc::new(config.child_env()),
         });
         SessionManager {
             sessions: Mutex::new(HashMap::new()),
@@ -143,6 +145,11 @@ impl SessionManager {
 
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// The secret values redacted everywhere (the log sink uses them too).
+    pub fn secrets(&self) -> Arc<crate::safety::secrets::SecretSet> {
+        self.services.secrets.clone()
     }
 
     pub fn store(&self) -> &Store {

@@ -8,6 +8,7 @@
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::os::fd::AsRawFd;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -160,7 +161,11 @@ impl FileLock {
     fn acquire(path: &Path) -> io::Result<FileLock> {
         let mut name = path.as_os_str().to_owned();
         name.push(".lock");
-        let file = OpenOptions::new().create(true).append(true).open(PathBuf::from(name))?;
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .mode(0o600)
+            .open(PathBuf::from(name))?;
         // SAFETY: flock on a descriptor we own; it stays open for the lock's lifetime and
         // closing it releases the lock.
         if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
@@ -209,6 +214,8 @@ impl MemoryFile {
         if let Err(e) = std::fs::create_dir_all(dir) {
             return failure(format!("Failed to create memory directory {}: {e}", dir.display()));
         }
+        // What the user told the agent about themselves is theirs alone.
+        private(dir, 0o700);
         let _lock = match FileLock::acquire(&self.path) {
             Ok(lock) => lock,
             Err(e) => return failure(format!("Failed to lock memory file {}: {e}", self.path.display())),
@@ -222,6 +229,7 @@ impl MemoryFile {
         {
             return failure(format!("Failed to write memory file {}: {e}", self.path.display()));
         }
+        private(&self.path, 0o600);
         result
     }
 
@@ -246,7 +254,10 @@ impl MemoryFile {
         name.push(format!(".bak.{}", chrono::Utc::now().timestamp()));
         let backup = PathBuf::from(name);
         Some(match std::fs::write(&backup, &raw) {
-            Ok(()) => backup.display().to_string(),
+            Ok(()) => {
+                private(&backup, 0o600);
+                backup.display().to_string()
+            }
             Err(_) => format!("{} (BACKUP FAILED — file unchanged on disk)", backup.display()),
         })
     }
@@ -421,4 +432,12 @@ fn preview(entry: &str, width: usize) -> String {
         return entry.to_string();
     }
     format!("{}...", entry.chars().take(width).collect::<String>())
+}
+
+/// Sets `path`'s mode (memory files and their directory are private); a failure only logs.
+fn private(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    if let Err(e) = std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)) {
+        tracing::debug!(path = %path.display(), error = %e, "could not restrict permissions");
+    }
 }

@@ -24,6 +24,7 @@ fn ctx(home: Option<&Path>) -> ToolContext {
         services: Arc::new(ToolServices {
             hermes_home: home.map(Path::to_path_buf),
             store: None,
+            ..Default::default()
         }),
     }
 }
@@ -346,4 +347,21 @@ fn schema_matches_hermes() {
     );
     assert_eq!(entries::commas(1_234_567), "1,234,567");
     assert_eq!(entries::commas(999), "999");
+}
+
+#[tokio::test]
+async fn memory_files_are_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let (result, _) = call(
+        home,
+        json!({"action": "add", "target": "memory", "content": "Uses yarn"}),
+    )
+    .await;
+    assert_eq!(result["success"], true, "{result}");
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&home.join("memories")), 0o700);
+    assert_eq!(mode(&home.join("memories/MEMORY.md")), 0o600);
+    assert_eq!(mode(&home.join("memories/MEMORY.md.lock")), 0o600);
 }

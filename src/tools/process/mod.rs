@@ -23,6 +23,7 @@ use tokio::task::AbortHandle;
 
 use super::shell::capture::OutputRing;
 use super::shell::{self, EnvSnapshot, StdinMode};
+use crate::safety::secrets::ChildEnv;
 
 /// Output kept per process (Hermes' rolling buffer size).
 pub const MAX_OUTPUT_CHARS: usize = 200_000;
@@ -73,9 +74,9 @@ pub struct BackgroundProcess {
 
 impl ProcessTable {
     /// Starts `command` in `cwd` in the background and tracks it.
-    pub fn spawn(&self, command: &str, cwd: &Path) -> io::Result<Arc<BackgroundProcess>> {
+    pub fn spawn(&self, command: &str, cwd: &Path, env: &ChildEnv) -> io::Result<Arc<BackgroundProcess>> {
         let args = [OsStr::new(command), self.env_snapshot().as_os_str(), cwd.as_os_str()];
-        let mut child = shell::spawn(BACKGROUND_SCRIPT, &args, cwd, StdinMode::Piped)?;
+        let mut child = shell::spawn(BACKGROUND_SCRIPT, &args, cwd, StdinMode::Piped, env)?;
         let process = Arc::new(BackgroundProcess {
             id: new_id(),
             command: command.to_string(),

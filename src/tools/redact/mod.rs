@@ -13,6 +13,11 @@ use std::sync::LazyLock;
 
 use regex::{Captures, Regex};
 
+pub mod logs;
+pub mod sinks;
+
+pub use sinks::{redact_content, redact_output, redact_text};
+
 /// What replaces a secret value.
 pub const MASK: &str = "[REDACTED]";
 
@@ -33,14 +38,18 @@ static PRIVATE_KEY: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 static TOKENS: LazyLock<Regex> = LazyLock::new(|| {
+    // A token may follow a JSON escape (`\nsk-…` in encoded text), where there is no word
+    // boundary between the escape's letter and the token: the escape is kept as group 1.
     re(concat!(
-        r"\bsk-[A-Za-z0-9_-]{20,}",
-        r"|\bgh[pousr]_[A-Za-z0-9]{20,}",
-        r"|\bgithub_pat_[A-Za-z0-9_]{20,}",
-        r"|\b(?:AKIA|ASIA)[A-Z0-9]{16}\b",
-        r"|\bxox[abprs]-[A-Za-z0-9-]{10,}",
-        r"|\bAIza[A-Za-z0-9_-]{30,}",
-        r"|\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+        r"(?:(\\[nrt])|\b)(?:",
+        r"sk-[A-Za-z0-9_-]{20,}",
+        r"|gh[pousr]_[A-Za-z0-9]{20,}",
+        r"|github_pat_[A-Za-z0-9_]{20,}",
+        r"|(?:AKIA|ASIA)[A-Z0-9]{16}\b",
+        r"|xox[abprs]-[A-Za-z0-9-]{10,}",
+        r"|AIza[A-Za-z0-9_-]{30,}",
+        r"|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+        r")",
     ))
 });
 
@@ -283,12 +292,13 @@ pub fn redact(text: &str) -> String {
         );
     }
     let replaced = TOKENS.replace_all(&out, |c: &Captures<'_>| {
-        let token = &c[0];
+        let escape = c.get(1).map_or("", |m| m.as_str());
+        let token = &c[0][escape.len()..];
         // `sk-` identifiers without a digit are kebab-case words, not keys.
         if token.starts_with("sk-") && !token.chars().any(|ch| ch.is_ascii_digit()) {
-            token.to_string()
+            c[0].to_string()
         } else {
-            token_mask(token)
+            format!("{escape}{}", token_mask(token))
         }
     });
     out = Cow::Owned(replaced.into_owned());

@@ -133,3 +133,24 @@ fn text_without_triggers_is_returned_as_is_quickly() {
     assert_eq!(redact(&big), big);
     assert!(start.elapsed() < std::time::Duration::from_secs(2));
 }
+
+#[test]
+fn tokens_right_after_a_json_escape_are_masked() {
+    let encoded = r#"{"output":"a\nsk-abcdefghijklmnop1234567890\nghp_1234567890abcdefghijABCDEFGHIJklmnop\tAKIAIOSFODNN7EXAMPLE"}"#;
+    assert_eq!(
+        redact(encoded),
+        r#"{"output":"a\nsk-…[REDACTED]\nghp_…[REDACTED]\tAKIA…[REDACTED]"}"#
+    );
+}
+
+#[test]
+fn aws_secret_values_next_to_their_name_are_masked_even_when_encoded() {
+    let secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+    assert_eq!(
+        redact(&format!("AWS_SECRET_ACCESS_KEY={secret}")),
+        "AWS_SECRET_ACCESS_KEY=[REDACTED]"
+    );
+    let encoded = format!(r#"{{"output":"x\nAWS_SECRET_ACCESS_KEY={secret}\n"}}"#);
+    assert!(!redact(&encoded).contains(secret), "{}", redact(&encoded));
+    assert!(!redact(&format!("export AWS_SECRET_ACCESS_KEY='{secret}'")).contains(secret));
+}

@@ -26,6 +26,7 @@ fn ctx(store: Option<Store>, session: &str) -> ToolContext {
         services: Arc::new(ToolServices {
             hermes_home: None,
             store,
+            ..Default::default()
         }),
     }
 }

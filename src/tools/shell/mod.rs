@@ -18,6 +18,8 @@ use tokio::io::AsyncReadExt;
 use tokio::net::unix::pipe;
 use tokio::process::{Child, ChildStdin, Command};
 
+use crate::safety::secrets::ChildEnv;
+
 /// How long a process group gets between SIGTERM and SIGKILL.
 pub const KILL_GRACE: Duration = Duration::from_millis(1500);
 
@@ -53,8 +55,9 @@ pub struct ShellChild {
     pub stdin: Option<ChildStdin>,
 }
 
-/// Spawns `shell -c script $0 args…` in `cwd`, leading a new process group.
-pub fn spawn(script: &str, args: &[&OsStr], cwd: &Path, stdin: StdinMode) -> io::Result<ShellChild> {
+/// Spawns `shell -c script $0 args…` in `cwd`, leading a new process group, with exactly the
+/// environment `env` (ours minus credentials: see `safety::secrets::ChildEnv`).
+pub fn spawn(script: &str, args: &[&OsStr], cwd: &Path, stdin: StdinMode, env: &ChildEnv) -> io::Result<ShellChild> {
     let (reader, writer) = io::pipe()?;
     let mut command = Command::new(shell_program());
     command
@@ -63,6 +66,8 @@ pub fn spawn(script: &str, args: &[&OsStr], cwd: &Path, stdin: StdinMode) -> io:
         .arg("hermes-acp")
         .args(args)
         .current_dir(cwd)
+        .env_clear()
+        .envs(env.vars().iter().map(|(k, v)| (k, v)))
         .process_group(0)
         .stdout(writer.try_clone()?)
         .stderr(writer)
@@ -300,6 +305,7 @@ mod tests {
             &[OsStr::new("arg")],
             dir.path(),
             StdinMode::Null,
+            &ChildEnv::default(),
         )
         .unwrap();
         let mut text = Vec::new();
@@ -312,7 +318,14 @@ mod tests {
     #[tokio::test]
     async fn terminate_kills_a_shell_that_ignores_sigterm() {
         let dir = tempfile::tempdir().unwrap();
-        let mut child = spawn("trap '' TERM; sleep 30", &[], dir.path(), StdinMode::Null).unwrap();
+        let mut child = spawn(
+            "trap '' TERM; sleep 30",
+            &[],
+            dir.path(),
+            StdinMode::Null,
+            &ChildEnv::default(),
+        )
+        .unwrap();
         tokio::time::sleep(Duration::from_millis(100)).await;
         let status = child.terminate(Duration::from_millis(200)).await.unwrap();
         assert_eq!(exit_code(status), -i64::from(libc::SIGKILL));

@@ -24,6 +24,7 @@ fn ctx(home: Option<&Path>) -> ToolContext {
         services: Arc::new(ToolServices {
             hermes_home: home.map(Path::to_path_buf),
             store: None,
+            ..Default::default()
         }),
     }
 }

@@ -73,11 +73,19 @@ impl Foreground<'_> {
             args: host_args,
             cwd: &self.cwd,
             timeout: self.timeout,
+            // The editor's terminal inherits the editor's environment: blank the credentials.
+            env: ctx.services.child_env.blanked(),
         };
         if let Some(result) = ctx.terminals.run(host, &ctx.cancel).await {
             return self.finish_hosted(ctx, result, &marker).await;
         }
-        let mut child = match shell::spawn(FOREGROUND_SCRIPT, &args, &self.cwd, StdinMode::Null) {
+        let mut child = match shell::spawn(
+            FOREGROUND_SCRIPT,
+            &args,
+            &self.cwd,
+            StdinMode::Null,
+            &ctx.services.child_env,
+        ) {
             Ok(child) => child,
             Err(e) => {
                 return self.failure(String::new(), -1, format!("Command execution failed: {e}"), None);

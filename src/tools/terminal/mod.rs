@@ -155,7 +155,7 @@ fn start_background(
     watch: bool,
     notes: Vec<(&'static str, String)>,
 ) -> ToolOutput {
-    let process = match ctx.state.processes.spawn(command, &cwd) {
+    let process = match ctx.state.processes.spawn(command, &cwd, &ctx.services.child_env) {
         Ok(process) => process,
         Err(e) => {
             let result = json!({
