@@ -21,6 +21,8 @@ mod prompting;
 mod protocol;
 /// Bad input gets an error, not a panic or a hang; replay frames stay small.
 mod robustness;
+/// The OS sandbox (Landlock) for commands, end to end.
+mod sandbox;
 /// Safety by construction: destructive commands, symlink escapes, sensitive files.
 mod safety;
 /// Secrets never leak: model, editor, logs, database; child environments; file modes.
