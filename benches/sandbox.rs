@@ -43,7 +43,11 @@ fn median(rt: &Runtime, runs: usize, mut f: impl FnMut() -> Duration) -> Duratio
 }
 
 fn main() {
-    assert!(sandbox::status().is_available(), "no Landlock here: {:?}", sandbox::status());
+    assert!(
+        sandbox::status().is_available(),
+        "no Landlock here: {:?}",
+        sandbox::status()
+    );
     let rt = Runtime::new().unwrap();
     let project = tempfile::tempdir().unwrap();
     let policy = SandboxPolicy {

@@ -21,10 +21,10 @@ mod prompting;
 mod protocol;
 /// Bad input gets an error, not a panic or a hang; replay frames stay small.
 mod robustness;
-/// The OS sandbox (Landlock) for commands, end to end.
-mod sandbox;
 /// Safety by construction: destructive commands, symlink escapes, sensitive files.
 mod safety;
+/// The OS sandbox (Landlock) for commands, end to end.
+mod sandbox;
 /// Secrets never leak: model, editor, logs, database; child environments; file modes.
 mod secrets;
 /// Persistence across restarts: list, load (replay), resume, fork, close, delete, settings.

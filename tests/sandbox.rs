@@ -38,7 +38,11 @@ async fn run_terminal(home: &TestHome, env: &[(&str, &str)], commands: &[&str]) 
     let mut results = Vec::new();
     for (i, command) in commands.iter().enumerate() {
         let id = format!("call_{i}");
-        mock.push(mock_llm::tool_calls(&[(&id, "terminal", json!({ "command": command }))]));
+        mock.push(mock_llm::tool_calls(&[(
+            &id,
+            "terminal",
+            json!({ "command": command }),
+        )]));
         mock.push(mock_llm::text(&["done"]));
         let (response, _) = agent.prompt(&session, "run it").await;
         assert_eq!(response["result"]["stopReason"], "end_turn");
@@ -79,7 +83,10 @@ async fn a_command_writing_outside_the_project_is_denied_and_the_model_is_told()
     let results = run_terminal(&home, &[], &[&touch(&target), "touch inside && mkdir build"]).await;
     let denied = &results[0];
     assert_eq!(denied["sandbox"], "denied", "{denied}");
-    assert!(denied["sandbox_note"].as_str().unwrap().contains("unsandboxed"), "{denied}");
+    assert!(
+        denied["sandbox_note"].as_str().unwrap().contains("unsandboxed"),
+        "{denied}"
+    );
     assert!(!target.exists());
     let result = &results[1];
     assert_eq!(result["exit_code"], 0, "{result}");

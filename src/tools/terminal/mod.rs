@@ -78,7 +78,7 @@ async fn run(ctx: &ToolContext, call: Value) -> ToolOutput {
     let background = args::boolean(&call, "background", false);
     let workdir = args::string(&call, "workdir").filter(|w| !w.trim().is_empty());
     let pty = args::boolean(&call, "pty", false);
-    // Approved (or not) by `approve`'s caller policy; here it only selects the sandbox.
+    // Its approval belongs to the command policy; here it only selects the sandbox.
     let unsandboxed = args::boolean(&call, "unsandboxed", false);
     let mut notes = Vec::new();
 
@@ -163,7 +163,11 @@ fn start_background(
         Ok(sandbox) => sandbox,
         Err(error) => return error_result(command, error, "error"),
     };
-    let process = match ctx.state.processes.spawn(command, &cwd, &ctx.services.child_env, sandbox.as_ref()) {
+    let process = match ctx
+        .state
+        .processes
+        .spawn(command, &cwd, &ctx.services.child_env, sandbox.as_ref())
+    {
         Ok(process) => process,
         Err(e) => {
             let result = json!({

@@ -95,29 +95,32 @@ async fn read_only_blocks_writes_in_the_project_but_keeps_shell_state() {
     require_landlock();
     let project = tempfile::tempdir().unwrap();
     std::fs::create_dir(project.path().join("sub")).unwrap();
-    for ctx in [ctx_with(project.path(), SandboxMode::ReadOnly), {
-        let ctx = ctx_with(project.path(), SandboxMode::WorkspaceWrite);
-        ctx.state.set_read_only(true);
-        ctx
-    }] {
-        let result = terminal(&ctx, json!({"command": "touch x"})).await;
-        assert_eq!(result["sandbox"], "denied", "{result}");
-        assert!(
-            result["sandbox_note"].as_str().unwrap().contains("read-only"),
-            "{result}"
-        );
-        assert!(!project.path().join("x").exists());
-        let result = terminal(
-            &ctx,
-            json!({"command": "cd sub && export KEPT=yes && cat /etc/hostname >/dev/null"}),
-        )
-        .await;
-        assert_eq!(result["exit_code"], 0, "{result}");
-        assert_eq!(ctx.workspace.shell_cwd(), project.path().join("sub"));
-        let result = terminal(&ctx, json!({"command": "echo $KEPT"})).await;
-        assert_eq!(result["output"], "yes");
-        ctx.workspace.set_shell_cwd(project.path().to_path_buf());
-    }
+    let ctx = ctx_with(project.path(), SandboxMode::ReadOnly);
+    let result = terminal(&ctx, json!({"command": "touch x"})).await;
+    assert_eq!(result["sandbox"], "denied", "{result}");
+    assert!(
+        result["sandbox_note"].as_str().unwrap().contains("read-only"),
+        "{result}"
+    );
+    assert!(!project.path().join("x").exists());
+    let result = terminal(&ctx, json!({"command": "cd sub && export KEPT=yes"})).await;
+    assert_eq!(result["exit_code"], 0, "{result}");
+    assert_eq!(ctx.workspace.shell_cwd(), project.path().join("sub"));
+    let result = terminal(&ctx, json!({"command": "echo $KEPT"})).await;
+    assert_eq!(result["output"], "yes");
+}
+
+#[test]
+fn the_read_only_session_mode_leaves_only_the_private_dir_writable() {
+    require_landlock();
+    let project = tempfile::tempdir().unwrap();
+    let ctx = ctx_with(project.path(), SandboxMode::WorkspaceWrite);
+    ctx.state.set_mode(crate::safety::policy::Mode::ReadOnly);
+    let prepared = for_command(&ctx, false).unwrap().unwrap();
+    let private = ctx.state.processes.shell_state().dir().canonicalize().unwrap();
+    assert_eq!(prepared.writable(), [private]);
+    // `unsandboxed` (approved upstream) means no sandbox at all.
+    assert!(for_command(&ctx, true).unwrap().is_none());
 }
 
 #[tokio::test]
