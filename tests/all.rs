@@ -23,6 +23,8 @@ mod protocol;
 mod robustness;
 /// Safety by construction: destructive commands, symlink escapes, sensitive files.
 mod safety;
+/// The OS sandbox (Landlock) for commands, end to end.
+mod sandbox;
 /// Secrets never leak: model, editor, logs, database; child environments; file modes.
 mod secrets;
 /// Persistence across restarts: list, load (replay), resume, fork, close, delete, settings.

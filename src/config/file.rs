@@ -37,6 +37,8 @@ pub struct ConfigFile {
     pub secret_values: Vec<(String, String)>,
     /// `terminal.env_passthrough`: credential names children may still see.
     pub env_passthrough: Vec<String>,
+    /// `sandbox:` and `terminal.writable_roots`: the OS sandbox for local commands.
+    pub sandbox: SandboxConfig,
 }
 
 /// The lifetime of Anthropic prompt-cache breakpoints. Hermes accepts `5m` (the default) and
@@ -147,6 +149,7 @@ impl ConfigFile {
             custom_providers: parse_named(root.get("custom_providers")),
             secret_values: super::secrets::yaml_secret_values(&root),
             env_passthrough: super::secrets::yaml_env_passthrough(&root),
+            sandbox: SandboxConfig::parse(&root),
         })
     }
 }
@@ -235,6 +238,39 @@ fn seconds_at(root: &Value, section: &str, key: &str, name: &'static str) -> Res
     super::duration::positive_seconds(secs, super::duration::MAX_SETTING)
         .map(Some)
         .map_err(|e| invalid(e.to_string()))
+}
+
+/// The OS sandbox settings: `sandbox: workspace-write | read-only | off` (default
+/// workspace-write) and `terminal.writable_roots` (extra directories commands may write to; `~`
+/// is expanded by the caller, which knows the home directory).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SandboxConfig {
+    pub mode: crate::safety::sandbox::SandboxMode,
+    pub writable_roots: Vec<String>,
+}
+
+impl SandboxConfig {
+    fn parse(root: &Value) -> SandboxConfig {
+        use crate::safety::sandbox::SandboxMode;
+        // `sandbox: false` reads as a YAML boolean, not a string.
+        let mode = match root.get("sandbox") {
+            None | Some(Value::Null) => SandboxMode::default(),
+            Some(Value::Bool(false)) => SandboxMode::Off,
+            Some(Value::String(s)) => SandboxMode::parse(s).unwrap_or_else(|| {
+                // An unreadable value must not switch the sandbox off.
+                tracing::warn!(value = %s, "unknown `sandbox:` value; using workspace-write");
+                SandboxMode::default()
+            }),
+            Some(_) => SandboxMode::default(),
+        };
+        let writable_roots = root
+            .get("terminal")
+            .and_then(|t| t.get("writable_roots"))
+            .and_then(Value::as_sequence)
+            .map(|seq| seq.iter().filter_map(Value::as_str).filter_map(non_empty).collect())
+            .unwrap_or_default();
+        SandboxConfig { mode, writable_roots }
+    }
 }
 
 fn string_at(value: &Value, key: &str) -> Option<String> {
@@ -336,6 +372,19 @@ mod tests {
         );
         let err = ConfigFile::parse("model: [unclosed\n").unwrap_err().to_string();
         assert!(err.contains("line"), "{err}");
+    }
+
+    #[test]
+    fn sandbox_mode_and_writable_roots() {
+        use crate::safety::sandbox::SandboxMode;
+        let sandbox = |text: &str| ConfigFile::parse(text).unwrap().sandbox;
+        let cfg = sandbox("sandbox: read-only\nterminal:\n  writable_roots: [~/.cargo, /opt/cache, '']\n");
+        assert_eq!(cfg.mode, SandboxMode::ReadOnly);
+        assert_eq!(cfg.writable_roots, ["~/.cargo", "/opt/cache"]);
+        assert_eq!(sandbox("sandbox: off\n").mode, SandboxMode::Off);
+        assert_eq!(sandbox("sandbox: false\n").mode, SandboxMode::Off);
+        assert_eq!(sandbox("sandbox: maybe\n").mode, SandboxMode::WorkspaceWrite);
+        assert_eq!(sandbox("model: x\n"), SandboxConfig::default());
     }
 
     #[test]

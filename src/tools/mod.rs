@@ -82,6 +82,8 @@ pub struct ToolServices {
     pub secrets: Arc<crate::safety::secrets::SecretSet>,
     /// The environment commands run with (credentials removed).
     pub child_env: Arc<crate::safety::secrets::ChildEnv>,
+    /// The OS sandbox for local commands (`sandbox:` and `terminal.writable_roots`).
+    pub sandbox: crate::safety::sandbox::SandboxSettings,
 }
 
 /// A file change a tool made (or proposes), with whole-file texts so the editor can render a diff.

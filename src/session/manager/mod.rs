@@ -127,6 +127,12 @@ impl SessionManager {
             store: Some(store.clone()),
             secrets: Arc::new(config.secret_set()),
             child_env: Arc::new(config.child_env()),
+            sandbox: crate::safety::sandbox::SandboxSettings {
+                mode: config.file.sandbox.mode,
+                extra_roots: (config.file.sandbox.writable_roots.iter())
+                    .map(|root| crate::tools::workspace::expand_home(root))
+                    .collect(),
+            },
         });
         SessionManager {
             sessions: Mutex::new(HashMap::new()),

@@ -23,6 +23,7 @@ use tokio::task::AbortHandle;
 
 use super::shell::capture::OutputRing;
 use super::shell::{self, EnvSnapshot, StdinMode};
+use crate::safety::sandbox::PreparedSandbox;
 use crate::safety::secrets::ChildEnv;
 
 /// Output kept per process (Hermes' rolling buffer size).
@@ -73,10 +74,17 @@ pub struct BackgroundProcess {
 }
 
 impl ProcessTable {
-    /// Starts `command` in `cwd` in the background and tracks it.
-    pub fn spawn(&self, command: &str, cwd: &Path, env: &ChildEnv) -> io::Result<Arc<BackgroundProcess>> {
+    /// Starts `command` in `cwd` in the background (under the OS sandbox when one is given)
+    /// and tracks it.
+    pub fn spawn(
+        &self,
+        command: &str,
+        cwd: &Path,
+        env: &ChildEnv,
+        sandbox: Option<&PreparedSandbox>,
+    ) -> io::Result<Arc<BackgroundProcess>> {
         let args = [OsStr::new(command), self.env_snapshot().as_os_str(), cwd.as_os_str()];
-        let mut child = shell::spawn(BACKGROUND_SCRIPT, &args, cwd, StdinMode::Piped, env)?;
+        let mut child = shell::spawn(BACKGROUND_SCRIPT, &args, cwd, StdinMode::Piped, env, sandbox)?;
         let process = Arc::new(BackgroundProcess {
             id: new_id(),
             command: command.to_string(),
@@ -120,6 +128,11 @@ impl ProcessTable {
     /// Where the session shell's exported environment is saved between commands.
     pub fn env_snapshot(&self) -> &Path {
         self.env.path()
+    }
+
+    /// The session shell's saved state and private scratch directory.
+    pub fn shell_state(&self) -> &EnvSnapshot {
+        &self.env
     }
 
     /// Kills every tracked process group that is still running, synchronously: SIGTERM, a short

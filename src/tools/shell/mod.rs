@@ -5,6 +5,7 @@
 
 pub mod ansi;
 pub mod capture;
+pub mod sandbox;
 
 use std::ffi::OsStr;
 use std::io;
@@ -18,6 +19,7 @@ use tokio::io::AsyncReadExt;
 use tokio::net::unix::pipe;
 use tokio::process::{Child, ChildStdin, Command};
 
+use crate::safety::sandbox::PreparedSandbox;
 use crate::safety::secrets::ChildEnv;
 
 /// How long a process group gets between SIGTERM and SIGKILL.
@@ -56,8 +58,16 @@ pub struct ShellChild {
 }
 
 /// Spawns `shell -c script $0 args…` in `cwd`, leading a new process group, with exactly the
-/// environment `env` (ours minus credentials: see `safety::secrets::ChildEnv`).
-pub fn spawn(script: &str, args: &[&OsStr], cwd: &Path, stdin: StdinMode, env: &ChildEnv) -> io::Result<ShellChild> {
+/// environment `env` (ours minus credentials: see `safety::secrets::ChildEnv`); under the OS
+/// sandbox when one is given.
+pub fn spawn(
+    script: &str,
+    args: &[&OsStr],
+    cwd: &Path,
+    stdin: StdinMode,
+    env: &ChildEnv,
+    sandbox: Option<&PreparedSandbox>,
+) -> io::Result<ShellChild> {
     let (reader, writer) = io::pipe()?;
     let mut command = Command::new(shell_program());
     command
@@ -75,6 +85,9 @@ pub fn spawn(script: &str, args: &[&OsStr], cwd: &Path, stdin: StdinMode, env: &
             StdinMode::Null => Stdio::null(),
             StdinMode::Piped => Stdio::piped(),
         });
+    if let Some(sandbox) = sandbox {
+        sandbox.apply(&mut command);
+    }
     let mut child = command.spawn()?;
     // The command keeps the parent's copy of the pipe's write end: drop it now, or reading the
     // output would never see end-of-file.
@@ -204,24 +217,52 @@ pub async fn read_all(output: &mut pipe::Receiver, sink: &mut impl FnMut(&[u8]))
 
 /// The exported environment of a session's shell, saved after every foreground command and
 /// restored before the next command, so `export X=…` or `source .venv/bin/activate` persist
-/// between calls like in a terminal. The shell writes the file with mode 0600 (it may hold
-/// secrets); it is removed when the owner is dropped.
+/// between calls like in a terminal. It lives in the session's private scratch directory
+/// (mode 0700, created on first use, removed with everything in it when the owner is dropped),
+/// which also receives the foreground wrapper's cwd markers; that directory stays writable
+/// under the OS sandbox in every mode, so the wrapper can record its state even when the
+/// session is read-only.
 #[derive(Debug, Default)]
 pub struct EnvSnapshot {
-    path: OnceLock<PathBuf>,
+    /// (scratch directory, snapshot file inside it)
+    paths: OnceLock<(PathBuf, PathBuf)>,
 }
 
 impl EnvSnapshot {
     /// Where the snapshot lives (the file exists once a command has finished).
     pub fn path(&self) -> &Path {
-        self.path.get_or_init(|| temp_path("env"))
+        &self.paths().1
+    }
+
+    /// The session's private scratch directory.
+    pub fn dir(&self) -> &Path {
+        &self.paths().0
+    }
+
+    /// A fresh file name in the scratch directory (nothing is created).
+    pub fn scratch_file(&self, kind: &str) -> PathBuf {
+        let suffix: String = (0..12).map(|_| fastrand::alphanumeric()).collect();
+        self.dir().join(format!("{kind}-{suffix}"))
+    }
+
+    fn paths(&self) -> &(PathBuf, PathBuf) {
+        self.paths.get_or_init(|| {
+            use std::os::unix::fs::DirBuilderExt;
+            let dir = temp_path("shell");
+            if let Err(e) = std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+                // Commands still run; the wrapper just cannot carry `cd`/`export` over.
+                tracing::warn!(dir = %dir.display(), error = %e, "cannot create the session's shell directory");
+            }
+            let env = dir.join("env");
+            (dir, env)
+        })
     }
 }
 
 impl Drop for EnvSnapshot {
     fn drop(&mut self) {
-        if let Some(path) = self.path.get() {
-            let _ = std::fs::remove_file(path);
+        if let Some((dir, _)) = self.paths.get() {
+            let _ = std::fs::remove_dir_all(dir);
         }
     }
 }
@@ -306,6 +347,7 @@ mod tests {
             dir.path(),
             StdinMode::Null,
             &ChildEnv::default(),
+            None,
         )
         .unwrap();
         let mut text = Vec::new();
@@ -324,6 +366,7 @@ mod tests {
             dir.path(),
             StdinMode::Null,
             &ChildEnv::default(),
+            None,
         )
         .unwrap();
         tokio::time::sleep(Duration::from_millis(100)).await;

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use super::{MAX_OUTPUT_CHARS, guard};
 use crate::tools::output::head_tail;
 use crate::tools::shell::capture::HeadTail;
-use crate::tools::shell::{self, StdinMode, ansi::strip_ansi};
+use crate::tools::shell::{self, StdinMode, ansi::strip_ansi, sandbox};
 use crate::tools::{HostCommand, HostRun, ToolContext, ToolDisplay, ToolOutput, redact};
 
 /// Bytes kept from each end of the output before decoding; comfortably more than the 40 %/60 %
@@ -40,6 +40,8 @@ pub(super) struct Foreground<'a> {
     pub command: &'a str,
     pub cwd: PathBuf,
     pub timeout: Duration,
+    /// Run without the OS sandbox (the call asked for it and was approved).
+    pub unsandboxed: bool,
     /// Extra keys for the result (`approval`, `timeout_note`, `pty_note`).
     pub notes: Vec<(&'static str, String)>,
 }
@@ -51,9 +53,10 @@ enum Outcome {
 }
 
 impl Foreground<'_> {
-    pub(super) async fn run(self, ctx: &ToolContext) -> ToolOutput {
-        let marker = shell::temp_path("cwd");
-        let env_snapshot = ctx.state.processes.env_snapshot();
+    pub(super) async fn run(mut self, ctx: &ToolContext) -> ToolOutput {
+        let shell_state = ctx.state.processes.shell_state();
+        let marker = shell_state.scratch_file("cwd");
+        let env_snapshot = shell_state.path();
         let args = [
             OsStr::new(self.command),
             env_snapshot.as_os_str(),
@@ -79,12 +82,19 @@ impl Foreground<'_> {
         if let Some(result) = ctx.terminals.run(host, &ctx.cancel).await {
             return self.finish_hosted(ctx, result, &marker).await;
         }
+        // Only commands we spawn ourselves can be sandboxed; the editor's terminal (above) runs
+        // them its own way.
+        let sandbox = match sandbox::for_command(ctx, self.unsandboxed) {
+            Ok(sandbox) => sandbox,
+            Err(error) => return self.failure(String::new(), -1, error, None),
+        };
         let mut child = match shell::spawn(
             FOREGROUND_SCRIPT,
             &args,
             &self.cwd,
             StdinMode::Null,
             &ctx.services.child_env,
+            sandbox.as_ref(),
         ) {
             Ok(child) => child,
             Err(e) => {
@@ -114,7 +124,15 @@ impl Foreground<'_> {
                 if let Some(dir) = final_dir {
                     self.record_cwd(ctx, dir).await;
                 }
-                self.success(output, shell::exit_code(status))
+                let code = shell::exit_code(status);
+                let denied = sandbox
+                    .as_ref()
+                    .and_then(|s| sandbox::denial_note(s, shell_state.dir(), code, &output));
+                if let Some(note) = denied {
+                    self.notes.push(("sandbox", "denied".to_string()));
+                    self.notes.push(("sandbox_note", note));
+                }
+                self.success(output, code)
             }
             Outcome::Exited(Err(e)) => self.failure(output, -1, format!("Command execution failed: {e}"), None),
             Outcome::TimedOut => {

@@ -78,6 +78,8 @@ async fn run(ctx: &ToolContext, call: Value) -> ToolOutput {
     let background = args::boolean(&call, "background", false);
     let workdir = args::string(&call, "workdir").filter(|w| !w.trim().is_empty());
     let pty = args::boolean(&call, "pty", false);
+    // Its approval belongs to the command policy; here it only selects the sandbox.
+    let unsandboxed = args::boolean(&call, "unsandboxed", false);
     let mut notes = Vec::new();
 
     if !background && let Some(guidance) = guard::foreground_guidance(&command) {
@@ -101,7 +103,7 @@ async fn run(ctx: &ToolContext, call: Value) -> ToolOutput {
     if background {
         let notify = args::boolean(&call, "notify_on_complete", false);
         let watch = args::strings(&call, "watch_patterns").filter(|p| !p.is_empty());
-        return start_background(ctx, &command, cwd, notify, watch.is_some(), notes);
+        return start_background(ctx, &command, cwd, notify, watch.is_some(), unsandboxed, notes);
     }
     let requested = args::int(&call, "timeout").map(|t| t.max(1) as u64);
     let mut timeout = requested.unwrap_or(DEFAULT_TIMEOUT_SECS);
@@ -119,6 +121,7 @@ async fn run(ctx: &ToolContext, call: Value) -> ToolOutput {
         command: &command,
         cwd,
         timeout: Duration::from_secs(timeout),
+        unsandboxed,
         notes,
     }
     .run(ctx)
@@ -153,9 +156,18 @@ fn start_background(
     cwd: PathBuf,
     notify: bool,
     watch: bool,
+    unsandboxed: bool,
     notes: Vec<(&'static str, String)>,
 ) -> ToolOutput {
-    let process = match ctx.state.processes.spawn(command, &cwd, &ctx.services.child_env) {
+    let sandbox = match super::shell::sandbox::for_command(ctx, unsandboxed) {
+        Ok(sandbox) => sandbox,
+        Err(error) => return error_result(command, error, "error"),
+    };
+    let process = match ctx
+        .state
+        .processes
+        .spawn(command, &cwd, &ctx.services.child_env, sandbox.as_ref())
+    {
         Ok(process) => process,
         Err(e) => {
             let result = json!({
