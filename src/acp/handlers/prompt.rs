@@ -101,6 +101,9 @@ async fn run(
             None => return Ok(PromptResponse::new(StopReason::EndTurn)),
         },
     };
+    if let Some(notice) = state.manager.sandbox_notice_once() {
+        agent::EventSink::emit(sink.as_ref(), agent::AgentEvent::Notice(notice));
+    }
     let seams = seams(state, cx, &session, &sink, ticket.token());
     let mut total = crate::transcript::Usage::default();
     let mut stop = StopReason::EndTurn;

@@ -94,6 +94,8 @@ pub struct SessionManager {
     compression: CompressionConfig,
     fallbacks: Vec<(Arc<dyn Provider>, String)>,
     turns: Arc<Turns>,
+    /// Whether the "commands are not sandboxed here" notice was already shown.
+    sandbox_notice_shown: std::sync::atomic::AtomicBool,
 }
 
 impl SessionManager {
@@ -146,6 +148,7 @@ impl SessionManager {
             compression,
             fallbacks,
             turns: Arc::default(),
+            sandbox_notice_shown: Default::default(),
         }
     }
 
@@ -393,6 +396,15 @@ impl SessionManager {
             })
             .collect();
         Ok((summaries, page.next_cursor))
+    }
+
+    /// Once per process: why commands run without the OS sandbox (no Landlock), if they do.
+    pub fn sandbox_notice_once(&self) -> Option<String> {
+        let text = crate::tools::shell::sandbox::unavailable_notice(&self.services)?;
+        (!self
+            .sandbox_notice_shown
+            .swap(true, std::sync::atomic::Ordering::SeqCst))
+        .then_some(text)
     }
 
     /// The prompts in flight (admitted by the protocol layer the moment they arrive).

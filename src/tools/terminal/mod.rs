@@ -92,7 +92,7 @@ async fn run(ctx: &ToolContext, call: Value) -> ToolOutput {
         Ok(cwd) => cwd,
         Err(error) => return error_result(&command, error, "error"),
     };
-    match approve(ctx, &command, &cwd, background).await {
+    match approve(ctx, &command, &cwd, background, unsandboxed).await {
         Ok(Some(note)) => notes.push(("approval", note)),
         Ok(None) => {}
         Err(blocked) => return blocked,
@@ -235,18 +235,26 @@ async fn working_dir(ctx: &ToolContext, workdir: Option<&str>) -> Result<PathBuf
 
 /// Runs the permission gate. `Ok(Some(note))` when the user approved this call, `Ok(None)`
 /// when no approval was needed, `Err(result)` when the command must not run.
-async fn approve(ctx: &ToolContext, command: &str, cwd: &Path, background: bool) -> Result<Option<String>, ToolOutput> {
+async fn approve(
+    ctx: &ToolContext,
+    command: &str,
+    cwd: &Path,
+    background: bool,
+    unsandboxed: bool,
+) -> Result<Option<String>, ToolOutput> {
     let assessment = permission::assess_command(ctx, command, cwd);
     tracing::debug!(risk = ?assessment.risk, programs = ?assessment.programs, "command analysed");
     let (project, temp) = permission::project_roots(ctx);
-    // Nothing confines commands yet: the analysis alone decides (the OS sandbox lands next;
-    // the editor's terminal will stay unconfined).
-    let sandboxed = false;
+    // The editor's terminal runs foreground commands outside anything we could confine; there,
+    // and where Landlock is missing or turned off, the analysis alone decides.
+    let in_editor = ctx.terminals.runs_in_editor() && !background;
+    let sandboxed = !in_editor && super::shell::sandbox::sandbox_active(&ctx.services);
     let effect = CommandEffect {
         command: command.to_string(),
         assessment,
         sandboxed,
-        unsandboxed: false,
+        // Asking to leave a sandbox that is not there changes nothing.
+        unsandboxed: unsandboxed && sandboxed,
         background,
         project,
         temp,
