@@ -122,6 +122,7 @@ async fn wizard() -> Result<(), String> {
         base_url: base_url.clone(),
         api_key: (!key.is_empty()).then(|| Secret::new(key.clone())),
         key_source: choice.key_var.map(str::to_string),
+        key_origin: None,
         model: String::new(),
         reason: "setup".into(),
     };
