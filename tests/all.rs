@@ -7,6 +7,8 @@ mod support;
 mod anthropic;
 /// Tidy checks: module headers, one-way layering, no stdout printing in the library.
 mod architecture;
+/// The command line: `--check` verdicts and exit codes, `--setup`, `--help`.
+mod cli;
 /// The editor bridge: modes, permissions, timeouts, editor files, replay fidelity.
 mod bridge;
 /// The editor config snippets and the ACP registry manifest.
