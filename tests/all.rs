@@ -11,6 +11,8 @@ mod architecture;
 mod cli;
 /// The editor bridge: modes, permissions, timeouts, editor files, replay fidelity.
 mod bridge;
+/// Slash commands advertised and in /help; model choices validated.
+mod commands;
 /// The editor config snippets and the ACP registry manifest.
 mod distribution;
 /// Providers and long sessions: fallbacks, backoff, compaction, context files, memory, search.
