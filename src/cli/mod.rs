@@ -1,9 +1,11 @@
-//! Command-line modes other than serving: `--check` and `--setup`. These talk to a person on a
-//! terminal, so they (and only they) print to stdout.
+//! Command-line modes other than serving: `--check` and `--setup`, and the `--help` epilogue.
+//! These talk to a person on a terminal, so they (and only they) print to stdout.
 
 pub mod check;
+mod editors;
 pub mod probe;
 pub mod setup;
+mod wizard;
 mod yaml_edit;
 
 /// The text under `--help`: the files and variables read, and the exit codes of `--check`.

@@ -420,7 +420,8 @@ pub fn is_loopback(url: &str) -> bool {
 
 #[path = "provider_validate.rs"]
 mod validate;
-use validate::{checked_url, unsupported};
+pub use validate::checked_url;
+use validate::unsupported;
 
 #[cfg(test)]
 #[path = "provider_tests.rs"]

@@ -21,7 +21,7 @@ const KNOWN_PROVIDERS: &[&str] = &[
 
 /// `url` trimmed of spaces and trailing slashes, when it is an absolute http(s) URL with a host;
 /// otherwise an error naming `setting` (which says where the value was read).
-pub(super) fn checked_url(url: &str, setting: &str) -> Result<String, ProviderError> {
+pub fn checked_url(url: &str, setting: &str) -> Result<String, ProviderError> {
     let trimmed = url.trim().trim_end_matches('/').to_string();
     let invalid = |problem: &str, suggestion: String| ProviderError::InvalidUrl {
         url: url.trim().to_string(),
