@@ -7,10 +7,10 @@ mod support;
 mod anthropic;
 /// Tidy checks: module headers, one-way layering, no stdout printing in the library.
 mod architecture;
-/// The command line: `--check` verdicts and exit codes, `--setup`, `--help`.
-mod cli;
 /// The editor bridge: modes, permissions, timeouts, editor files, replay fidelity.
 mod bridge;
+/// The command line: `--check` verdicts and exit codes, `--setup`, `--help`.
+mod cli;
 /// Slash commands advertised and in /help; model choices validated.
 mod commands;
 /// The editor config snippets and the ACP registry manifest.

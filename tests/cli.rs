@@ -40,9 +40,15 @@ async fn check_ok_sends_one_tiny_completion_and_reports_latency() {
     let home = TestHome::new(&mock.url());
     let (code, out) = run_cli(home.path(), &["--check"], &[]).await;
     assert_eq!(code, 0, "{out}");
-    assert!(out.starts_with("hermes-acp check OK: model 'mock-model' answered in "), "{out}");
+    assert!(
+        out.starts_with("hermes-acp check OK: model 'mock-model' answered in "),
+        "{out}"
+    );
     assert!(out.contains(&format!("  base URL  {}\n", mock.url())), "{out}");
-    assert!(out.contains("  key       none (a server on this machine usually needs none)\n"), "{out}");
+    assert!(
+        out.contains("  key       none (a server on this machine usually needs none)\n"),
+        "{out}"
+    );
     assert!(out.contains("  models    2 listed by the provider\n"), "{out}");
     let requests = mock.requests();
     assert_eq!(requests.len(), 1);
@@ -63,15 +69,24 @@ async fn check_names_the_file_a_rejected_key_came_from() {
         out.starts_with("hermes-acp check FAILED: the API key was rejected (provider 'custom' rejected the API key (HTTP 401): Invalid API key. Check CUSTOM_API_KEY (read from "),
         "{out}"
     );
-    assert!(out.contains(&format!("  key       CUSTOM_API_KEY, read from {env_file}\n")), "{out}");
-    assert!(out.contains(&format!("  fix       replace CUSTOM_API_KEY in {env_file}")), "{out}");
+    assert!(
+        out.contains(&format!("  key       CUSTOM_API_KEY, read from {env_file}\n")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("  fix       replace CUSTOM_API_KEY in {env_file}")),
+        "{out}"
+    );
     assert!(!out.contains("HERMES_HOME/.env") && !out.contains(".."), "{out}");
     assert_eq!(mock.requests().len(), 1, "a rejected key is not retried");
 
     std::fs::remove_file(home.path().join(".env")).unwrap();
     let (code, out) = run_cli(home.path(), &["--check"], &[("CUSTOM_API_KEY", "sk-shell-123456")]).await;
     assert_eq!(code, 3, "{out}");
-    assert!(out.contains("  key       CUSTOM_API_KEY, read from the shell environment\n"), "{out}");
+    assert!(
+        out.contains("  key       CUSTOM_API_KEY, read from the shell environment\n"),
+        "{out}"
+    );
     assert!(out.contains("CUSTOM_API_KEY comes from your shell"), "{out}");
 }
 
@@ -79,11 +94,17 @@ async fn check_names_the_file_a_rejected_key_came_from() {
 async fn check_reports_an_unknown_model_with_the_closest_names() {
     let mock = MockLlm::start().await;
     mock.set_models(&["qwen2.5-coder:14b", "qwen2.5-coder:7b", "llama3.1:8b"]);
-    mock.push(mock_llm::status_message(404, "model \"qwen2.5-coder:15b\" not found, try pulling it first"));
+    mock.push(mock_llm::status_message(
+        404,
+        "model \"qwen2.5-coder:15b\" not found, try pulling it first",
+    ));
     let home = TestHome::new(&mock.url());
     config(
         home.path(),
-        &format!("model:\n  provider: custom\n  base_url: {}\n  default: qwen2.5-coder:15b\n", mock.url()),
+        &format!(
+            "model:\n  provider: custom\n  base_url: {}\n  default: qwen2.5-coder:15b\n",
+            mock.url()
+        ),
     );
     let (code, out) = run_cli(home.path(), &["--check"], &[]).await;
     assert_eq!(code, 4, "{out}");
@@ -91,7 +112,10 @@ async fn check_reports_an_unknown_model_with_the_closest_names() {
         out.starts_with("hermes-acp check FAILED: the provider does not have the model 'qwen2.5-coder:15b'"),
         "{out}"
     );
-    assert!(out.contains("  models    3 listed by the provider (the model is not among them)\n"), "{out}");
+    assert!(
+        out.contains("  models    3 listed by the provider (the model is not among them)\n"),
+        "{out}"
+    );
     assert!(out.contains("  closest   qwen2.5-coder:14b, qwen2.5-coder:7b"), "{out}");
 }
 
@@ -106,7 +130,10 @@ async fn check_says_a_web_server_is_not_an_api_in_one_line() {
     let (code, out) = run_cli(home.path(), &["--check"], &[]).await;
     assert_eq!(code, 6, "{out}");
     assert!(out.starts_with("hermes-acp check FAILED: this is not an OpenAI-compatible API (provider 'custom' returned HTTP 501: an HTML page (\"Error response\"), not an API answer)\n"), "{out}");
-    assert!(!out.contains("<p>") && !out.contains("busy") && !out.contains("try again later"), "{out}");
+    assert!(
+        !out.contains("<p>") && !out.contains("busy") && !out.contains("try again later"),
+        "{out}"
+    );
 }
 
 #[tokio::test]
@@ -118,7 +145,10 @@ async fn check_says_unreachable_when_nothing_listens() {
     let home = TestHome::new(&format!("http://127.0.0.1:{port}/v1"));
     let (code, out) = run_cli(home.path(), &["--check"], &[]).await;
     assert_eq!(code, 2, "{out}");
-    assert!(out.starts_with("hermes-acp check FAILED: the provider is unreachable ("), "{out}");
+    assert!(
+        out.starts_with("hermes-acp check FAILED: the provider is unreachable ("),
+        "{out}"
+    );
     assert!(out.contains("connection refused (is the server running?)"), "{out}");
     assert!(!out.contains("busy"), "{out}");
 }
@@ -130,20 +160,28 @@ async fn check_reports_rate_limits_without_retrying() {
     let home = TestHome::new(&mock.url());
     let (code, out) = run_cli(home.path(), &["--check"], &[]).await;
     assert_eq!(code, 5, "{out}");
-    assert!(out.starts_with("hermes-acp check FAILED: the provider is rate-limiting"), "{out}");
+    assert!(
+        out.starts_with("hermes-acp check FAILED: the provider is rate-limiting"),
+        "{out}"
+    );
     assert_eq!(mock.requests().len(), 1);
 }
 
 #[tokio::test]
 async fn configuration_mistakes_are_found_when_config_is_read() {
     let home = TestHome::unconfigured();
-    config(home.path(), "model:\n  provider: custom\n  base_url: localhost:11434/v1\n  default: m\n");
+    config(
+        home.path(),
+        "model:\n  provider: custom\n  base_url: localhost:11434/v1\n  default: m\n",
+    );
     let (code, out) = run_cli(home.path(), &["--check"], &[]).await;
     assert_eq!(code, 1, "{out}");
     let yaml = home.path().join("config.yaml").display().to_string();
     assert_eq!(
         out.lines().next().unwrap(),
-        format!("hermes-acp check FAILED: model.base_url in {yaml} is 'localhost:11434/v1', which is not a usable URL: it must start with http:// or https://. Did you mean 'http://localhost:11434/v1'?")
+        format!(
+            "hermes-acp check FAILED: model.base_url in {yaml} is 'localhost:11434/v1', which is not a usable URL: it must start with http:// or https://. Did you mean 'http://localhost:11434/v1'?"
+        )
     );
     config(home.path(), "model:\n  provider: openrouer\n  default: m\n");
     let (code, out) = run_cli(home.path(), &["--check"], &[]).await;
@@ -217,14 +255,21 @@ async fn setup_re_asks_bad_input_retests_and_prints_the_editor_snippet() {
     for expected in [
         "  '5' is not one of the choices: type 1-4 or a name (openrouter, openai, anthropic, custom).\n",
         "  'cusotm' is not one of the choices",
-        &format!("  The base URL is '{bare}', which is not a usable URL: it must start with http:// or https://. Did you mean 'http://{bare}'?\n"),
+        &format!(
+            "  The base URL is '{bare}', which is not a usable URL: it must start with http:// or https://. Did you mean 'http://{bare}'?\n"
+        ),
         "  'mock-modle' is not in the provider's list. Closest: mock-model, mock-large.\n",
         "Testing mock-large with one tiny completion…\n",
         "  the API key was rejected (provider 'custom' rejected the API key (HTTP 401): Missing bearer token. Check CUSTOM_API_KEY (read from what you typed))\n",
         "Change the [k]ey, [u]rl, [m]odel, [r]etry, [s]ave anyway or [q]uit? [k]: ",
         "  OK: mock-large answered in ",
         "Zed — merge into Zed's settings.json",
-        &format!("\"command\": \"{}\"", std::fs::canonicalize(env!("CARGO_BIN_EXE_hermes-acp")).unwrap().display()),
+        &format!(
+            "\"command\": \"{}\"",
+            std::fs::canonicalize(env!("CARGO_BIN_EXE_hermes-acp"))
+                .unwrap()
+                .display()
+        ),
     ] {
         assert!(out.contains(expected), "missing {expected:?} in:\n{out}");
     }
@@ -234,7 +279,10 @@ async fn setup_re_asks_bad_input_retests_and_prints_the_editor_snippet() {
         format!("model:\n  provider: custom\n  default: mock-large\n  base_url: \"{url}\"\n")
     );
     let env = std::fs::read_to_string(home.path().join(".env")).unwrap();
-    assert_eq!(env, "CUSTOM_API_KEY=sk-test-123456\n", "the key goes to .env, not config.yaml");
+    assert_eq!(
+        env, "CUSTOM_API_KEY=sk-test-123456\n",
+        "the key goes to .env, not config.yaml"
+    );
     let requests = mock.requests();
     assert_eq!(requests.len(), 2, "one tiny completion per test");
     assert_eq!(requests[1]["max_tokens"], 1);
@@ -251,6 +299,9 @@ async fn setup_stops_cleanly_when_input_ends() {
     let empty_path = tempfile::tempdir().unwrap();
     let (code, out, _) = run_setup(home.path(), empty_path.path(), "2\n").await;
     assert_eq!(code, 1);
-    assert!(out.ends_with("Setup did not finish: input closed; nothing was saved\n"), "{out}");
+    assert!(
+        out.ends_with("Setup did not finish: input closed; nothing was saved\n"),
+        "{out}"
+    );
     assert!(!home.path().join("config.yaml").exists());
 }

@@ -19,11 +19,25 @@ async fn every_working_command_is_advertised_and_in_help() {
     let update = agent
         .wait(|m| m["params"]["update"]["sessionUpdate"] == "available_commands_update")
         .await;
-    let commands = update["params"]["update"]["availableCommands"].as_array().unwrap().clone();
+    let commands = update["params"]["update"]["availableCommands"]
+        .as_array()
+        .unwrap()
+        .clone();
     let names: Vec<&str> = commands.iter().map(|c| c["name"].as_str().unwrap()).collect();
     assert_eq!(
         names,
-        ["help", "model", "tools", "context", "reset", "compact", "steer", "queue", "permissions", "version"]
+        [
+            "help",
+            "model",
+            "tools",
+            "context",
+            "reset",
+            "compact",
+            "steer",
+            "queue",
+            "permissions",
+            "version"
+        ]
     );
     let steer = commands.iter().find(|c| c["name"] == "steer").unwrap();
     assert_eq!(steer["input"]["hint"], "guidance for the running turn");
@@ -80,6 +94,12 @@ async fn models_outside_the_offered_options_are_refused() {
         .await;
     let model = &set["result"]["configOptions"][0];
     assert_eq!(model["currentValue"], "my-finetune", "{set}");
-    assert!(model["options"].as_array().unwrap().iter().any(|o| o["value"] == "my-finetune"));
+    assert!(
+        model["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|o| o["value"] == "my-finetune")
+    );
     assert_eq!(agent.shutdown().await, Some(0));
 }

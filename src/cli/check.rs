@@ -110,7 +110,11 @@ async fn verdict() -> Report {
     };
     match &models {
         Ok(list) if !list.is_empty() => {
-            let note = if list.contains(&model) { "" } else { " (the model is not among them)" };
+            let note = if list.contains(&model) {
+                ""
+            } else {
+                " (the model is not among them)"
+            };
             details.push(("models", format!("{} listed by the provider{note}", list.len())));
         }
         _ => {}
@@ -155,9 +159,7 @@ pub fn explain(
         }
         Diagnosis::Unreachable(e) => (
             format!("the provider is unreachable ({e})"),
-            format!(
-                "start the server, or correct the base URL (model.base_url in {config_yaml}); check the network"
-            ),
+            format!("start the server, or correct the base URL (model.base_url in {config_yaml}); check the network"),
         ),
         Diagnosis::NotAnApi(e) => (
             format!("this is not an OpenAI-compatible API ({e})"),

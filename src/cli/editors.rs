@@ -28,7 +28,11 @@ pub const EDITORS: &[Editor] = &[
         name: "JetBrains IDEs",
         place: "save as ~/.jetbrains/acp.json (AI Chat → Add Custom Agent)",
         snippet: include_str!("../../editor-configs/jetbrains-acp.json"),
-        config_dirs: &[".jetbrains", ".config/JetBrains", "Library/Application Support/JetBrains"],
+        config_dirs: &[
+            ".jetbrains",
+            ".config/JetBrains",
+            "Library/Application Support/JetBrains",
+        ],
         programs: &["idea", "pycharm", "rustrover", "goland", "webstorm", "clion"],
     },
     Editor {

@@ -71,7 +71,9 @@ pub async fn complete_once(provider: &dyn Provider, model: &str, models: &[Strin
     let started = Instant::now();
     let mut result = attempt(provider, &request).await;
     // Some newer models refuse `max_tokens` (they want `max_completion_tokens`): ask again plainly.
-    if let Err(LlmError::Status { status: 400, message, .. }) = &result
+    if let Err(LlmError::Status {
+        status: 400, message, ..
+    }) = &result
         && message.contains("max_tokens")
     {
         request.max_tokens = None;
@@ -117,9 +119,9 @@ pub fn diagnose(error: &LlmError, model: &str, models: &[String]) -> Diagnosis {
         LlmError::Auth { .. } => Diagnosis::BadKey(text),
         LlmError::Protocol { message, .. } if message.starts_with("no answer within") => Diagnosis::Failed(text),
         LlmError::Protocol { .. } => Diagnosis::NotAnApi(text),
-        LlmError::Truncated { .. } => Diagnosis::NotAnApi(format!(
-            "{text}: it answered, but not with a streamed chat completion"
-        )),
+        LlmError::Truncated { .. } => {
+            Diagnosis::NotAnApi(format!("{text}: it answered, but not with a streamed chat completion"))
+        }
         LlmError::Status { message, .. } if message.starts_with("an HTML page") => Diagnosis::NotAnApi(text),
         LlmError::Status { status: 429 | 402, .. } => Diagnosis::RateLimited(text),
         LlmError::Status {
@@ -140,9 +142,18 @@ pub fn diagnose(error: &LlmError, model: &str, models: &[String]) -> Diagnosis {
 fn mentions_unknown_model(message: &str) -> bool {
     let m = message.to_ascii_lowercase();
     m.contains("model")
-        && ["not found", "does not exist", "not exist", "unknown", "invalid model", "not a valid", "no such", "not available"]
-            .iter()
-            .any(|p| m.contains(p))
+        && [
+            "not found",
+            "does not exist",
+            "not exist",
+            "unknown",
+            "invalid model",
+            "not a valid",
+            "no such",
+            "not available",
+        ]
+        .iter()
+        .any(|p| m.contains(p))
 }
 
 /// Up to three listed models closest to `model` (compared whole and without a vendor prefix).
@@ -153,7 +164,8 @@ pub fn closest(model: &str, models: &[String]) -> Vec<String> {
         .iter()
         .map(|m| {
             let lower = m.to_ascii_lowercase();
-            let score = strsim::jaro_winkler(&wanted, &lower).max(strsim::jaro_winkler(&short(&wanted), &short(&lower)));
+            let score =
+                strsim::jaro_winkler(&wanted, &lower).max(strsim::jaro_winkler(&short(&wanted), &short(&lower)));
             (score, m)
         })
         .filter(|(score, _)| *score >= 0.7)

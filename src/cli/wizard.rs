@@ -23,7 +23,10 @@ fn ask(prompt: &str) -> Result<String, String> {
     print!("{prompt}");
     std::io::stdout().flush().map_err(|e| e.to_string())?;
     let mut line = String::new();
-    let n = std::io::stdin().lock().read_line(&mut line).map_err(|e| e.to_string())?;
+    let n = std::io::stdin()
+        .lock()
+        .read_line(&mut line)
+        .map_err(|e| e.to_string())?;
     if n == 0 {
         println!();
         return Err("input closed; nothing was saved".into());
@@ -57,7 +60,10 @@ fn pick_provider() -> Result<&'static Choice, String> {
         {
             return Ok(&CHOICES[n - 1]);
         }
-        if let Some(c) = CHOICES.iter().find(|c| c.id == picked || (picked == "claude" && c.id == "anthropic")) {
+        if let Some(c) = CHOICES
+            .iter()
+            .find(|c| c.id == picked || (picked == "claude" && c.id == "anthropic"))
+        {
             return Ok(c);
         }
         println!(
@@ -71,7 +77,11 @@ fn pick_provider() -> Result<&'static Choice, String> {
 fn ask_url() -> Result<String, String> {
     loop {
         let url = ask(&format!("Base URL [{DEFAULT_LOCAL_URL}]: "))?;
-        let url = if url.is_empty() { DEFAULT_LOCAL_URL.to_string() } else { url };
+        let url = if url.is_empty() {
+            DEFAULT_LOCAL_URL.to_string()
+        } else {
+            url
+        };
         match checked_url(&url, "The base URL") {
             Ok(url) => return Ok(url),
             Err(e) => println!("  {e}"),
@@ -90,7 +100,11 @@ fn ask_key(choice: &Choice, base_url: &str) -> Result<String, String> {
         if !key.is_empty() || optional {
             return Ok(key);
         }
-        println!("  {} needs an API key ({} in .env); paste it, or Ctrl-C to stop.", host_of(base_url), choice.key_var);
+        println!(
+            "  {} needs an API key ({} in .env); paste it, or Ctrl-C to stop.",
+            host_of(base_url),
+            choice.key_var
+        );
     }
 }
 
@@ -102,7 +116,11 @@ fn ask_model(models: &[String]) -> Result<String, String> {
         println!("  … and {} more (type any model id)", models.len() - SHOWN_MODELS);
     }
     loop {
-        let picked = ask(if models.is_empty() { "Model id: " } else { "Model (number or id) [1]: " })?;
+        let picked = ask(if models.is_empty() {
+            "Model id: "
+        } else {
+            "Model (number or id) [1]: "
+        })?;
         match picked.parse::<usize>() {
             Ok(n) if (1..=models.len()).contains(&n) => return Ok(models[n - 1].clone()),
             _ if picked.is_empty() => match models.first() {

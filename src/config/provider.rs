@@ -4,8 +4,6 @@
 //! llama.cpp, vLLM, LM Studio) and Anthropic Messages. The result says why it was chosen, so
 //! `--check` and error messages can explain it.
 
-use std::fmt;
-
 use super::env::EnvMap;
 use super::file::ConfigFile;
 
@@ -20,24 +18,7 @@ pub enum ApiMode {
     AnthropicMessages,
 }
 
-/// An API key that never shows up in logs or debug output.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    pub fn new(value: impl Into<String>) -> Secret {
-        Secret(value.into())
-    }
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Secret(***)")
-    }
-}
+pub use keys::Secret;
 
 /// A fully resolved provider.
 #[derive(Debug, Clone, PartialEq)]
@@ -223,7 +204,10 @@ fn named_provider(
 fn custom(file: &ConfigFile, env: &EnvMap, home: &str, why: &str) -> Result<ProviderSettings, ProviderError> {
     let (base_url, from_config) = match (env.get("CUSTOM_BASE_URL"), file.model_base_url.as_deref()) {
         (Some(url), _) => (checked_url(url, &env_setting("CUSTOM_BASE_URL", env, home))?, false),
-        (None, Some(url)) => (checked_url(url, &format!("model.base_url in {home}/config.yaml"))?, true),
+        (None, Some(url)) => (
+            checked_url(url, &format!("model.base_url in {home}/config.yaml"))?,
+            true,
+        ),
         (None, None) => return Err(ProviderError::MissingBaseUrl { home: home.to_string() }),
     };
     let host = host_of(&base_url);
@@ -340,41 +324,6 @@ fn anthropic(env: &EnvMap, home: &str, why: &str) -> Result<ProviderSettings, Pr
     })
 }
 
-fn anthropic_key(env: &EnvMap) -> Option<(&str, &'static str)> {
-    ["ANTHROPIC_API_KEY", "ANTHROPIC_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"]
-        .into_iter()
-        .find_map(|var| env.secret(var).map(|k| (k, var)))
-}
-
-/// The first usable key among `vars`: the key, its variable and where that variable was set.
-fn key_from(env: &EnvMap, home: &str, vars: &[&str]) -> (Option<Secret>, Option<String>, Option<String>) {
-    vars.iter()
-        .find_map(|var| {
-            env.secret(var).map(|k| {
-                (
-                    Some(Secret::new(k)),
-                    Some((*var).to_string()),
-                    Some(origin_of(env, home, var)),
-                )
-            })
-        })
-        .unwrap_or((None, None, None))
-}
-
-/// `<home>/.env` when the variable came from that file (it overrides the shell), else the shell.
-fn origin_of(env: &EnvMap, home: &str, var: &str) -> String {
-    if env.dotenv_keys().iter().any(|k| k == var) {
-        format!("{home}/.env")
-    } else {
-        "the shell environment".to_string()
-    }
-}
-
-/// `CUSTOM_BASE_URL in /home/me/.hermes/.env` (or `… in the shell environment`).
-fn env_setting(var: &str, env: &EnvMap, home: &str) -> String {
-    format!("{var} in {}", origin_of(env, home, var))
-}
-
 /// Reference §7.3 step 7: explicit `model.api_mode`, else detected from the URL.
 fn detect_api_mode(explicit: Option<&str>, url: &str) -> ApiMode {
     match explicit.map(str::to_ascii_lowercase).as_deref() {
@@ -418,6 +367,9 @@ pub fn is_loopback(url: &str) -> bool {
     matches!(host_of(url).as_str(), "localhost" | "127.0.0.1" | "::1" | "0.0.0.0") || host_of(url).starts_with("127.")
 }
 
+#[path = "provider_keys.rs"]
+mod keys;
+use keys::{anthropic_key, env_setting, key_from, origin_of};
 #[path = "provider_validate.rs"]
 mod validate;
 pub use validate::checked_url;

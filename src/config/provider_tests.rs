@@ -9,10 +9,9 @@ fn env(pairs: &[(&str, &str)]) -> EnvMap {
 
 #[test]
 fn loopback_custom_endpoint_needs_no_key() {
-    let file = ConfigFile::parse(
-        "model:\n  provider: custom\n  base_url: http://127.0.0.1:11434/v1/\n  default: llama3\n",
-    )
-    .unwrap();
+    let file =
+        ConfigFile::parse("model:\n  provider: custom\n  base_url: http://127.0.0.1:11434/v1/\n  default: llama3\n")
+            .unwrap();
     let p = resolve(&file, &env(&[]), "/h").unwrap();
     assert_eq!(
         (p.id.as_str(), p.base_url.as_str(), p.model.as_str()),
@@ -84,4 +83,33 @@ fn api_mode_detection_and_hosts() {
     assert_eq!(host_of("http://user@[::1]:80/v1"), "::1");
     assert!(is_loopback("http://127.0.0.1:9/v1"));
     assert!(!is_loopback("https://openrouter.ai/api/v1"));
+}
+
+#[test]
+fn keys_remember_where_they_were_read() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".env"), "OPENROUTER_API_KEY=sk-or-from-file\n").unwrap();
+    let mut e = env(&[("ANTHROPIC_API_KEY", "sk-ant-from-shell")]);
+    e.overlay_dotenv(&dir.path().join(".env"));
+    let p = resolve(&ConfigFile::default(), &e, "/h").unwrap();
+    assert_eq!(
+        (p.key_source.as_deref(), p.key_origin.as_deref()),
+        (Some("OPENROUTER_API_KEY"), Some("/h/.env"))
+    );
+    let file = ConfigFile::parse("model:\n  provider: anthropic\n").unwrap();
+    let p = resolve(&file, &e, "/h").unwrap();
+    assert_eq!(p.key_origin.as_deref(), Some("the shell environment"));
+    let file = ConfigFile::parse("model:\n  base_url: http://10.0.0.2:8000/v1\n  api_key: sk-local-123\n").unwrap();
+    let p = resolve(&file, &e, "/h").unwrap();
+    assert_eq!(
+        (p.key_source.as_deref(), p.key_origin.as_deref()),
+        (Some("model.api_key"), Some("/h/config.yaml"))
+    );
+    let err = resolve(
+        &ConfigFile::parse("model:\n  provider: custom\n  base_url: 10.0.0.2:8000/v1\n").unwrap(),
+        &e,
+        "/h",
+    )
+    .unwrap_err();
+    assert!(matches!(err, ProviderError::InvalidUrl { .. }), "{err}");
 }

@@ -38,7 +38,10 @@ pub fn checked_url(url: &str, setting: &str) -> Result<String, ProviderError> {
             format!(" Did you mean '{}'?", with_scheme(&trimmed)),
         )),
         Ok(parsed) => Err(invalid(
-            &format!("the scheme '{}' is not supported (use http:// or https://)", parsed.scheme()),
+            &format!(
+                "the scheme '{}' is not supported (use http:// or https://)",
+                parsed.scheme()
+            ),
             String::new(),
         )),
         Err(e) => Err(invalid(&e.to_string(), String::new())),
@@ -101,7 +104,8 @@ mod tests {
 
     #[test]
     fn unknown_providers_get_the_closest_name() {
-        let file = ConfigFile::parse("custom_providers:\n  - name: gpu-box\n    base_url: http://10.0.0.5/v1\n").unwrap();
+        let file =
+            ConfigFile::parse("custom_providers:\n  - name: gpu-box\n    base_url: http://10.0.0.5/v1\n").unwrap();
         let err = unsupported("openrouer", "model.provider in config.yaml", &file, "/h");
         assert_eq!(
             err.to_string(),

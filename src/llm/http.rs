@@ -145,15 +145,28 @@ pub fn error_message(body: &str) -> String {
 
 /// `an HTML page ("404 Not Found")` when `body` looks like HTML, else `None`.
 pub fn html_summary(body: &str) -> Option<String> {
-    let head: String = body.trim_start().chars().take(512).collect::<String>().to_ascii_lowercase();
-    if !(head.starts_with("<!doctype html") || head.starts_with("<html") || head.contains("<head") || head.contains("<body")) {
+    let head: String = body
+        .trim_start()
+        .chars()
+        .take(512)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    if !(head.starts_with("<!doctype html")
+        || head.starts_with("<html")
+        || head.contains("<head")
+        || head.contains("<body"))
+    {
         return None;
     }
     let lower = body.to_ascii_lowercase();
     let title = lower
         .find("<title>")
         .map(|start| start + "<title>".len())
-        .and_then(|start| lower[start..].find("</title>").map(|len| body[start..start + len].trim()))
+        .and_then(|start| {
+            lower[start..]
+                .find("</title>")
+                .map(|len| body[start..start + len].trim())
+        })
         .or_else(|| {
             let start = lower.find("<h1>")? + "<h1>".len();
             let len = lower[start..].find("</h1>")?;
@@ -162,7 +175,10 @@ pub fn html_summary(body: &str) -> Option<String> {
         .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
         .filter(|t| !t.is_empty());
     Some(match title {
-        Some(t) => format!("an HTML page (\"{}\"), not an API answer", t.chars().take(80).collect::<String>()),
+        Some(t) => format!(
+            "an HTML page (\"{}\"), not an API answer",
+            t.chars().take(80).collect::<String>()
+        ),
         None => "an HTML page, not an API answer".to_string(),
     })
 }
@@ -211,8 +227,12 @@ mod tests {
         );
         assert_eq!(error_message("upstream exploded\n"), "upstream exploded");
         assert_eq!(error_message(""), "no details");
-        assert_eq!(error_message(r#"{"error":{"message":"Invalid API key."}}"#), "Invalid API key");
-        let page = "<!DOCTYPE html>\n<html><head><title>501 Not\n Implemented</title></head><body><p>lots</p>\n</body></html>";
+        assert_eq!(
+            error_message(r#"{"error":{"message":"Invalid API key."}}"#),
+            "Invalid API key"
+        );
+        let page =
+            "<!DOCTYPE html>\n<html><head><title>501 Not\n Implemented</title></head><body><p>lots</p>\n</body></html>";
         assert_eq!(
             error_message(page),
             "an HTML page (\"501 Not Implemented\"), not an API answer"
