@@ -6,16 +6,20 @@ use std::process::ExitCode;
 use clap::Parser;
 
 /// A coding agent for editors, speaking the Agent Client Protocol on stdin/stdout.
+///
+/// Without arguments (or with `acp`) it starts the ACP server on stdin/stdout: that is how
+/// editors launch it, so run it from a terminal only with --setup or --check.
 #[derive(Debug, Parser)]
-#[command(name = "hermes-acp", version, about, long_about = None)]
+#[command(name = "hermes-acp", version, about, after_help = hermes_acp::cli::help_epilogue())]
 struct Cli {
     /// `acp` is accepted (and ignored) because launchers pass it.
     #[arg(value_parser = ["acp"])]
     command: Option<String>,
-    /// Check configuration, provider reachability and the database, print a one-line verdict.
+    /// Test the configuration for real: resolve the provider, send one tiny completion, report
+    /// what works or exactly what to fix (exit codes below).
     #[arg(long, conflicts_with = "setup")]
     check: bool,
-    /// Interactive provider and model setup (needs a terminal).
+    /// Interactive setup: provider, key, model, a real test, then the snippet for your editor.
     #[arg(long)]
     setup: bool,
 }

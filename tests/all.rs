@@ -9,6 +9,10 @@ mod anthropic;
 mod architecture;
 /// The editor bridge: modes, permissions, timeouts, editor files, replay fidelity.
 mod bridge;
+/// The command line: `--check` verdicts and exit codes, `--setup`, `--help`.
+mod cli;
+/// Slash commands advertised and in /help; model choices validated.
+mod commands;
 /// The editor config snippets and the ACP registry manifest.
 mod distribution;
 /// Providers and long sessions: fallbacks, backoff, compaction, context files, memory, search.

@@ -252,6 +252,8 @@ async fn a_custom_base_ending_in_anthropic_speaks_messages_with_images() {
 async fn check_lists_the_models_with_the_same_auth() {
     let mock = MockAnthropic::start().await;
     let home = home_with("model:\n  provider: anthropic\n  default: claude-test\n");
+    // --check also sends one tiny completion.
+    mock.push(mock_anthropic::text(&["OK"]));
     let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_hermes-acp"))
         .arg("--check")
         .env_clear()
@@ -265,7 +267,8 @@ async fn check_lists_the_models_with_the_same_auth() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{stdout}");
     assert!(
-        stdout.contains("hermes-acp check OK") && stdout.contains("2 models available"),
+        stdout.contains("hermes-acp check OK: model 'claude-test' answered in ")
+            && stdout.contains("2 listed by the provider"),
         "{stdout}"
     );
     let request = &mock.requests()[0];

@@ -266,7 +266,10 @@ async fn slash_commands_are_answered_locally() {
     assert_eq!(response["result"]["stopReason"], "end_turn");
     assert!(agent_text(&updates).starts_with("Available commands:"));
     let (_, updates) = agent.prompt(&session, "/model").await;
-    assert_eq!(agent_text(&updates), "Current model: mock-model\nProvider: custom");
+    assert_eq!(
+        agent_text(&updates),
+        "Current model: mock-model\nProvider: custom\nAvailable models:\n  mock-model (current)\n  mock-large\nSwitch with /model <id>."
+    );
     assert!(mock.requests().is_empty(), "no model call for slash commands");
     // Unknown /words go to the model.
     mock.push(mock_llm::text(&["sure"]));

@@ -54,6 +54,30 @@ const COMMANDS: &[Command] = &[
         hint: None,
     },
     Command {
+        name: "compact",
+        advertised: "Summarise the middle of the conversation to free context",
+        help: "Compress the conversation now",
+        hint: None,
+    },
+    Command {
+        name: "steer",
+        advertised: "Guide the running turn (delivered with its next tool results)",
+        help: "Steer the running turn",
+        hint: Some("guidance for the running turn"),
+    },
+    Command {
+        name: "queue",
+        advertised: "Queue a prompt to run after the current turn",
+        help: "Queue a prompt for the next turn",
+        hint: Some("prompt to run next"),
+    },
+    Command {
+        name: "permissions",
+        advertised: "List remembered permission rules for this project, or revoke one",
+        help: "List or revoke remembered permissions",
+        hint: Some("revoke <number>"),
+    },
+    Command {
         name: "version",
         advertised: "Show Hermes version",
         help: "Show Hermes version",
@@ -197,7 +221,14 @@ async fn model(state: &AcpState, session: &Session, args: &str) -> String {
         .map(|(s, _)| s.id.clone())
         .unwrap_or_else(|_| "auto".into());
     if args.is_empty() {
-        return format!("Current model: {}\nProvider: {provider}", session.settings().model);
+        let current = session.settings().model;
+        let mut out = format!("Current model: {current}\nProvider: {provider}\nAvailable models:");
+        for m in state.manager.models(&current).await {
+            let mark = if m == current { " (current)" } else { "" };
+            out.push_str(&format!("\n  {m}{mark}"));
+        }
+        out.push_str("\nSwitch with /model <id>.");
+        return out;
     }
     match state.manager.set_model(session, args).await {
         Ok(()) => format!("Model switched to: {args}\nProvider: {provider}"),
@@ -276,6 +307,9 @@ mod tests {
     fn help_lists_every_command_and_thousands_group() {
         let text = help();
         assert!(text.starts_with("Available commands:\n\n  /help        Show available commands\n"));
+        for name in ["compact", "steer", "queue", "permissions", "model", "reset"] {
+            assert!(text.contains(&format!("  /{name} ")), "/help lists /{name}");
+        }
         assert!(text.ends_with("Unrecognized /commands are sent to the model as normal messages."));
         assert_eq!(thousands(1234567), "1,234,567");
         assert_eq!(thousands(12), "12");

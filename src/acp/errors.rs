@@ -48,6 +48,12 @@ pub fn provider_error(error: &LlmError) -> Error {
         LlmError::Status { status: 404, .. } => {
             " Check that the model id exists on this provider (model.default in config.yaml or the model picker)."
         }
+        LlmError::Status { status: 501 | 505, .. } => {
+            " This URL does not look like an OpenAI-compatible API; check model.base_url (`hermes-acp --check` says more)."
+        }
+        LlmError::Status { message, .. } if message.starts_with("an HTML page") => {
+            " The server answered with a web page; check model.base_url (`hermes-acp --check` says more)."
+        }
         LlmError::Status { status, .. } if *status >= 500 => {
             " The provider is having trouble; try again later or switch provider."
         }

@@ -179,8 +179,14 @@ impl EventSink for AcpEventSink {
                 }
             }
             AgentEvent::Retrying(notice) => {
+                // A refused or dropped connection is not a busy provider.
+                let what = if notice.reason.starts_with("connection") {
+                    "provider unreachable"
+                } else {
+                    "provider busy"
+                };
                 let text = format!(
-                    "provider busy ({}), retrying in {:.0} s (attempt {} of {})",
+                    "{what} ({}), retrying in {:.0} s (attempt {} of {})",
                     notice.reason,
                     notice.delay.as_secs_f64().ceil(),
                     notice.retry + 1,

@@ -1,6 +1,30 @@
-//! Command-line modes other than serving: `--check` and `--setup`. These talk to a person on a
-//! terminal, so they (and only they) print to stdout.
+//! Command-line modes other than serving: `--check` and `--setup`, and the `--help` epilogue.
+//! These talk to a person on a terminal, so they (and only they) print to stdout.
 
 pub mod check;
+mod editors;
+pub mod probe;
 pub mod setup;
+mod wizard;
 mod yaml_edit;
+
+/// The text under `--help`: the files and variables read, and the exit codes of `--check`.
+pub fn help_epilogue() -> String {
+    format!(
+        "\
+Configuration (read at start, as Hermes Agent reads it):
+  $HERMES_HOME             the settings folder (default ~/.hermes)
+  $HERMES_HOME/.env        API keys (OPENROUTER_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY,
+                           CUSTOM_API_KEY, ...); its values win over the shell's
+  $HERMES_HOME/config.yaml model.provider, model.base_url, model.default, model.api_key,
+                           custom_providers, fallback_providers, mcp_servers, ...
+Environment variables:
+  HERMES_INFERENCE_PROVIDER, CUSTOM_BASE_URL, HERMES_MODEL   provider, URL and model overrides
+  HERMES_ACP_DB            the session database (default $HERMES_HOME/hermes-acp/sessions.db)
+  HERMES_YOLO_MODE=1       offer the mode that never asks
+  RUST_LOG=debug           more logs (always on stderr; stdout carries only protocol frames)
+
+{}",
+        check::EXIT_CODES
+    )
+}

@@ -17,6 +17,8 @@ pub struct ConfigFile {
     pub model_api_mode: Option<String>,
     /// Extra model ids to offer in the model picker (`model.choices`, ours).
     pub model_choices: Vec<String>,
+    /// `model.allow_custom` (ours): accept model ids the picker does not offer.
+    pub model_allow_custom: bool,
     /// Context window override for the session's model (`model.context_length`).
     pub context_length: Option<u64>,
     pub approvals_timeout: Option<Duration>,
@@ -125,6 +127,10 @@ impl ConfigFile {
             model_api_key: model.and_then(|m| string_at(m, "api_key").or_else(|| string_at(m, "api"))),
             model_api_mode: model.and_then(|m| string_at(m, "api_mode")),
             model_choices,
+            model_allow_custom: model
+                .and_then(|m| m.get("allow_custom"))
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
             context_length: model.and_then(|m| m.get("context_length")).and_then(Value::as_u64),
             approvals_timeout: seconds_at(&root, "approvals", "timeout", "approvals.timeout")?,
             max_turns: root

@@ -4,8 +4,6 @@
 //! llama.cpp, vLLM, LM Studio) and Anthropic Messages. The result says why it was chosen, so
 //! `--check` and error messages can explain it.
 
-use std::fmt;
-
 use super::env::EnvMap;
 use super::file::ConfigFile;
 
@@ -20,24 +18,7 @@ pub enum ApiMode {
     AnthropicMessages,
 }
 
-/// An API key that never shows up in logs or debug output.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    pub fn new(value: impl Into<String>) -> Secret {
-        Secret(value.into())
-    }
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Secret(***)")
-    }
-}
+pub use keys::Secret;
 
 /// A fully resolved provider.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,8 +30,11 @@ pub struct ProviderSettings {
     pub base_url: String,
     /// `None` for keyless local endpoints.
     pub api_key: Option<Secret>,
-    /// The env variable the key came from (for error messages), if any.
+    /// The env variable (or setting) the key came from (for error messages), if any.
     pub key_source: Option<String>,
+    /// Where that variable or setting was read: `/home/me/.hermes/.env`, `the shell
+    /// environment`, `/home/me/.hermes/config.yaml` — so a rejected key names the file to fix.
+    pub key_origin: Option<String>,
     /// The default model id (may be empty when nothing is configured).
     pub model: String,
     /// A sentence saying why this provider was chosen.
@@ -81,9 +65,23 @@ pub enum ProviderError {
     MissingBaseUrl { home: String },
     /// A provider name we do not support.
     #[error(
-        "Provider '{provider}' is not supported by hermes-acp. Use openrouter, openai, anthropic or custom (any OpenAI-compatible URL)."
+        "Provider '{provider}' (from {setting}) is not supported by hermes-acp.{suggestion} Use openrouter, openai, anthropic, custom (any OpenAI-compatible URL) or the name of one of your custom_providers."
     )]
-    Unsupported { provider: String },
+    Unsupported {
+        provider: String,
+        setting: String,
+        /// ` Did you mean 'openrouter'?` or empty.
+        suggestion: String,
+    },
+    /// A base URL that is not an http(s) URL (found when config is read, not on the first prompt).
+    #[error("{setting} is '{url}', which is not a usable URL: {problem}.{suggestion}")]
+    InvalidUrl {
+        url: String,
+        setting: String,
+        problem: String,
+        /// ` Did you mean 'http://…'?` or empty.
+        suggestion: String,
+    },
 }
 
 /// Resolves the provider for new sessions.
@@ -106,18 +104,14 @@ pub fn resolve(file: &ConfigFile, env: &EnvMap, home: &str) -> Result<ProviderSe
                 .iter()
                 .find(|p| p.name.eq_ignore_ascii_case(name))
                 .unwrap_or(&file.custom_providers[0]);
-            named_provider(named, file, why)?
+            named_provider(named, file, home, why)?
         }
         "auto" => resolve_auto(file, env, home)?,
         "custom" | "local" | "ollama" | "lmstudio" | "vllm" | "llamacpp" | "llama.cpp" => custom(file, env, home, why)?,
         "openrouter" => openrouter(file, env, home, why)?,
         "openai" | "openai-api" => openai(env, home, why)?,
         "anthropic" | "claude" => anthropic(env, home, why)?,
-        other => {
-            return Err(ProviderError::Unsupported {
-                provider: other.to_string(),
-            });
-        }
+        other => return Err(unsupported(other, why, file, home)),
     };
     if settings.model.is_empty() {
         settings.model = model;
@@ -146,7 +140,7 @@ fn resolve_auto(file: &ConfigFile, env: &EnvMap, home: &str) -> Result<ProviderS
     }
     // 4. The first named custom provider in config.yaml.
     if let Some(named) = file.custom_providers.first() {
-        return named_provider(named, file, "custom_providers in config.yaml");
+        return named_provider(named, file, home, "custom_providers in config.yaml");
     }
     // 5. A custom endpoint from the environment.
     if env.get("CUSTOM_BASE_URL").is_some() || file.model_base_url.is_some() {
@@ -179,9 +173,13 @@ fn is_builtin(name: &str) -> bool {
 fn named_provider(
     named: &super::file::NamedProvider,
     file: &ConfigFile,
+    home: &str,
     why: &str,
 ) -> Result<ProviderSettings, ProviderError> {
-    let base_url = trim_url(&named.base_url);
+    let base_url = checked_url(
+        &named.base_url,
+        &format!("custom_providers '{}' base_url in {home}/config.yaml", named.name),
+    )?;
     let api_key = named
         .api_key
         .as_deref()
@@ -191,6 +189,7 @@ fn named_provider(
         id: named.name.clone(),
         api_mode: detect_api_mode(named.api_mode.as_deref(), &base_url),
         key_source: api_key.as_ref().map(|_| "custom_providers api_key".to_string()),
+        key_origin: api_key.as_ref().map(|_| format!("{home}/config.yaml")),
         api_key,
         base_url,
         model: named
@@ -204,26 +203,32 @@ fn named_provider(
 
 fn custom(file: &ConfigFile, env: &EnvMap, home: &str, why: &str) -> Result<ProviderSettings, ProviderError> {
     let (base_url, from_config) = match (env.get("CUSTOM_BASE_URL"), file.model_base_url.as_deref()) {
-        (Some(url), _) => (url.to_string(), false),
-        (None, Some(url)) => (url.to_string(), true),
+        (Some(url), _) => (checked_url(url, &env_setting("CUSTOM_BASE_URL", env, home))?, false),
+        (None, Some(url)) => (
+            checked_url(url, &format!("model.base_url in {home}/config.yaml"))?,
+            true,
+        ),
         (None, None) => return Err(ProviderError::MissingBaseUrl { home: home.to_string() }),
     };
-    let base_url = trim_url(&base_url);
     let host = host_of(&base_url);
-    let (api_key, key_source) = if let Some(k) = file
+    let (api_key, key_source, key_origin) = if let Some(k) = file
         .model_api_key
         .as_deref()
         .filter(|k| from_config && !super::env::is_placeholder_secret(k))
     {
-        (Some(Secret::new(k)), Some("model.api_key".to_string()))
+        (
+            Some(Secret::new(k)),
+            Some("model.api_key".to_string()),
+            Some(format!("{home}/config.yaml")),
+        )
     } else if host.ends_with("openrouter.ai") {
-        key_from(env, &["OPENROUTER_API_KEY", "OPENAI_API_KEY"])
+        key_from(env, home, &["OPENROUTER_API_KEY", "OPENAI_API_KEY"])
     } else if host.ends_with("openai.com") || host.contains("azure") {
-        key_from(env, &["OPENAI_API_KEY"])
+        key_from(env, home, &["OPENAI_API_KEY"])
     } else if host.ends_with("ollama.com") {
-        key_from(env, &["OLLAMA_API_KEY"])
+        key_from(env, home, &["OLLAMA_API_KEY"])
     } else {
-        key_from(env, &["CUSTOM_API_KEY"])
+        key_from(env, home, &["CUSTOM_API_KEY"])
     };
     let api_mode = detect_api_mode(file.model_api_mode.as_deref(), &base_url);
     Ok(ProviderSettings {
@@ -232,22 +237,27 @@ fn custom(file: &ConfigFile, env: &EnvMap, home: &str, why: &str) -> Result<Prov
         base_url,
         api_key,
         key_source,
+        key_origin,
         model: String::new(),
         reason: format!("custom endpoint ({why})"),
     })
 }
 
 fn openrouter(file: &ConfigFile, env: &EnvMap, home: &str, why: &str) -> Result<ProviderSettings, ProviderError> {
-    let base_url = env
-        .get("CUSTOM_BASE_URL")
-        .or(file
-            .model_base_url
-            .as_deref()
-            .filter(|u| host_of(u).ends_with("openrouter.ai")))
-        .or(env.get("OPENROUTER_BASE_URL"))
-        .map(trim_url)
-        .unwrap_or_else(|| OPENROUTER_URL.to_string());
-    let (api_key, key_source) = key_from(env, &["OPENROUTER_API_KEY", "OPENAI_API_KEY"]);
+    let base_url = if let Some(url) = env.get("CUSTOM_BASE_URL") {
+        checked_url(url, &env_setting("CUSTOM_BASE_URL", env, home))?
+    } else if let Some(url) = file
+        .model_base_url
+        .as_deref()
+        .filter(|u| host_of(u).ends_with("openrouter.ai"))
+    {
+        checked_url(url, &format!("model.base_url in {home}/config.yaml"))?
+    } else if let Some(url) = env.get("OPENROUTER_BASE_URL") {
+        checked_url(url, &env_setting("OPENROUTER_BASE_URL", env, home))?
+    } else {
+        OPENROUTER_URL.to_string()
+    };
+    let (api_key, key_source, key_origin) = key_from(env, home, &["OPENROUTER_API_KEY", "OPENAI_API_KEY"]);
     if api_key.is_none() {
         return Err(ProviderError::MissingKey {
             provider: "openrouter".into(),
@@ -261,13 +271,14 @@ fn openrouter(file: &ConfigFile, env: &EnvMap, home: &str, why: &str) -> Result<
         base_url,
         api_key,
         key_source,
+        key_origin,
         model: String::new(),
         reason: format!("OpenRouter ({why})"),
     })
 }
 
 fn openai(env: &EnvMap, home: &str, why: &str) -> Result<ProviderSettings, ProviderError> {
-    let (api_key, key_source) = key_from(env, &["OPENAI_API_KEY"]);
+    let (api_key, key_source, key_origin) = key_from(env, home, &["OPENAI_API_KEY"]);
     if api_key.is_none() {
         return Err(ProviderError::MissingKey {
             provider: "openai".into(),
@@ -278,12 +289,13 @@ fn openai(env: &EnvMap, home: &str, why: &str) -> Result<ProviderSettings, Provi
     Ok(ProviderSettings {
         id: "openai".into(),
         api_mode: ApiMode::ChatCompletions,
-        base_url: env
-            .get("OPENAI_BASE_URL")
-            .map(trim_url)
-            .unwrap_or_else(|| OPENAI_URL.to_string()),
+        base_url: match env.get("OPENAI_BASE_URL") {
+            Some(url) => checked_url(url, &env_setting("OPENAI_BASE_URL", env, home))?,
+            None => OPENAI_URL.to_string(),
+        },
         api_key,
         key_source,
+        key_origin,
         model: String::new(),
         reason: format!("OpenAI ({why})"),
     })
@@ -300,30 +312,16 @@ fn anthropic(env: &EnvMap, home: &str, why: &str) -> Result<ProviderSettings, Pr
     Ok(ProviderSettings {
         id: "anthropic".into(),
         api_mode: ApiMode::AnthropicMessages,
-        base_url: env
-            .get("ANTHROPIC_BASE_URL")
-            .map(trim_url)
-            .unwrap_or_else(|| ANTHROPIC_URL.to_string()),
+        base_url: match env.get("ANTHROPIC_BASE_URL") {
+            Some(url) => checked_url(url, &env_setting("ANTHROPIC_BASE_URL", env, home))?,
+            None => ANTHROPIC_URL.to_string(),
+        },
         api_key: Some(Secret::new(key)),
         key_source: Some(var.to_string()),
+        key_origin: Some(origin_of(env, home, var)),
         model: String::new(),
         reason: format!("Anthropic ({why})"),
     })
-}
-
-fn anthropic_key(env: &EnvMap) -> Option<(&str, &'static str)> {
-    ["ANTHROPIC_API_KEY", "ANTHROPIC_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"]
-        .into_iter()
-        .find_map(|var| env.secret(var).map(|k| (k, var)))
-}
-
-fn key_from(env: &EnvMap, vars: &[&str]) -> (Option<Secret>, Option<String>) {
-    vars.iter()
-        .find_map(|var| {
-            env.secret(var)
-                .map(|k| (Some(Secret::new(k)), Some((*var).to_string())))
-        })
-        .unwrap_or((None, None))
 }
 
 /// Reference §7.3 step 7: explicit `model.api_mode`, else detected from the URL.
@@ -369,94 +367,14 @@ pub fn is_loopback(url: &str) -> bool {
     matches!(host_of(url).as_str(), "localhost" | "127.0.0.1" | "::1" | "0.0.0.0") || host_of(url).starts_with("127.")
 }
 
-fn trim_url(url: &str) -> String {
-    url.trim().trim_end_matches('/').to_string()
-}
+#[path = "provider_keys.rs"]
+mod keys;
+use keys::{anthropic_key, env_setting, key_from, origin_of};
+#[path = "provider_validate.rs"]
+mod validate;
+pub use validate::checked_url;
+use validate::unsupported;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn env(pairs: &[(&str, &str)]) -> EnvMap {
-        EnvMap::from_pairs(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())))
-    }
-
-    #[test]
-    fn loopback_custom_endpoint_needs_no_key() {
-        let file = ConfigFile::parse(
-            "model:\n  provider: custom\n  base_url: http://127.0.0.1:11434/v1/\n  default: llama3\n",
-        )
-        .unwrap();
-        let p = resolve(&file, &env(&[]), "/h").unwrap();
-        assert_eq!(
-            (p.id.as_str(), p.base_url.as_str(), p.model.as_str()),
-            ("custom", "http://127.0.0.1:11434/v1", "llama3")
-        );
-        assert_eq!(p.api_key, None);
-        assert_eq!(p.api_mode, ApiMode::ChatCompletions);
-    }
-
-    #[test]
-    fn auto_prefers_openrouter_then_anthropic() {
-        let p = resolve(
-            &ConfigFile::default(),
-            &env(&[("OPENROUTER_API_KEY", "sk-or-123456")]),
-            "/h",
-        )
-        .unwrap();
-        assert_eq!((p.id.as_str(), p.base_url.as_str()), ("openrouter", OPENROUTER_URL));
-        let p = resolve(
-            &ConfigFile::default(),
-            &env(&[("ANTHROPIC_API_KEY", "sk-ant-123456")]),
-            "/h",
-        )
-        .unwrap();
-        assert_eq!((p.id.as_str(), p.api_mode), ("anthropic", ApiMode::AnthropicMessages));
-    }
-
-    #[test]
-    fn env_only_custom_and_placeholders() {
-        let p = resolve(
-            &ConfigFile::default(),
-            &env(&[
-                ("HERMES_INFERENCE_PROVIDER", "custom"),
-                ("CUSTOM_BASE_URL", "http://localhost:8080/v1"),
-            ]),
-            "/h",
-        )
-        .unwrap();
-        assert_eq!(p.base_url, "http://localhost:8080/v1");
-        let err = resolve(&ConfigFile::default(), &env(&[("OPENAI_API_KEY", "changeme")]), "/h").unwrap_err();
-        assert!(matches!(err, ProviderError::NotConfigured { .. }));
-        assert!(err.to_string().contains("hermes-acp --setup"));
-    }
-
-    #[test]
-    fn named_custom_providers_by_name_and_in_auto_mode() {
-        let text = "model:\n  provider: lab\ncustom_providers:\n  - name: lab\n    base_url: http://127.0.0.1:8000/v1/\n    model: qwen\n";
-        let p = resolve(&ConfigFile::parse(text).unwrap(), &env(&[]), "/h").unwrap();
-        assert_eq!(
-            (p.id.as_str(), p.base_url.as_str(), p.model.as_str()),
-            ("lab", "http://127.0.0.1:8000/v1", "qwen")
-        );
-        let auto = "custom_providers:\n  gpu-box:\n    base_url: http://10.0.0.5:8000/v1\n    api_key: k-12345\n";
-        let p = resolve(&ConfigFile::parse(auto).unwrap(), &env(&[]), "/h").unwrap();
-        assert_eq!(p.id, "gpu-box");
-        assert!(p.api_key.is_some());
-    }
-
-    #[test]
-    fn api_mode_detection_and_hosts() {
-        assert_eq!(
-            detect_api_mode(None, "https://proxy.example/anthropic"),
-            ApiMode::AnthropicMessages
-        );
-        assert_eq!(
-            detect_api_mode(Some("chat_completions"), "https://api.anthropic.com"),
-            ApiMode::ChatCompletions
-        );
-        assert_eq!(host_of("http://user@[::1]:80/v1"), "::1");
-        assert!(is_loopback("http://127.0.0.1:9/v1"));
-        assert!(!is_loopback("https://openrouter.ai/api/v1"));
-    }
-}
+#[path = "provider_tests.rs"]
+mod tests;

@@ -14,7 +14,7 @@ pub enum LlmError {
         retry_after: Option<Duration>,
     },
     /// The key was rejected.
-    #[error("provider '{provider}' rejected the API key (HTTP {status}): {message}. Check {key_hint}.")]
+    #[error("provider '{provider}' rejected the API key (HTTP {status}): {message}. Check {key_hint}")]
     Auth {
         provider: String,
         status: u16,
@@ -38,8 +38,11 @@ pub enum LlmError {
 
 impl LlmError {
     /// Whether another attempt may succeed (rate limits, server errors, dropped connections).
+    /// A server that does not implement the call (501, 505) or answers with a web page will not
+    /// change its mind in a few seconds.
     pub fn is_retryable(&self) -> bool {
         match self {
+            LlmError::Status { status: 501 | 505, .. } => false,
             LlmError::Status { status, .. } => *status == 429 || *status == 408 || *status >= 500,
             LlmError::Connect { .. } | LlmError::Truncated { .. } => true,
             LlmError::Auth { .. } | LlmError::Protocol { .. } => false,
@@ -58,6 +61,9 @@ impl LlmError {
     pub fn short_reason(&self) -> String {
         match self {
             LlmError::Status { status, .. } | LlmError::Auth { status, .. } => status.to_string(),
+            LlmError::Connect { message, .. } if message.starts_with("connection refused") => {
+                "connection refused".into()
+            }
             LlmError::Connect { .. } => "connection error".into(),
             LlmError::Truncated { .. } => "stream closed early".into(),
             LlmError::Protocol { .. } => "invalid response".into(),

@@ -22,12 +22,61 @@ pub fn client() -> reqwest::Client {
         .unwrap_or_else(|_| reqwest::Client::new())
 }
 
-/// Maps a failed send to an error.
+/// Maps a failed send to an error. A request that could not even be built (a base URL without
+/// `http://`, say) is a configuration mistake that no retry can fix, so it is not a `Connect`.
 pub fn connect_error(provider: &str, url: &str, error: &reqwest::Error) -> LlmError {
+    if error.is_builder() {
+        return LlmError::Protocol {
+            provider: provider.to_string(),
+            message: format!(
+                "'{url}' is not a usable URL ({}); the base URL must start with http:// or https://",
+                error_chain(error)
+            ),
+        };
+    }
     LlmError::Connect {
         provider: provider.to_string(),
         url: url.to_string(),
-        message: error_chain(error),
+        message: connect_reason(error),
+    }
+}
+
+/// The cause of a connection failure in a few words ("connection refused"), falling back to
+/// reqwest's whole chain when it is something unusual.
+fn connect_reason(error: &reqwest::Error) -> String {
+    let chain = error_chain(error);
+    let lower = chain.to_ascii_lowercase();
+    if error.is_timeout() {
+        return "timed out".into();
+    }
+    for (needle, short) in [
+        ("connection refused", "connection refused (is the server running?)"),
+        ("dns error", "unknown host (DNS lookup failed)"),
+        ("failed to lookup address", "unknown host (DNS lookup failed)"),
+        ("certificate", "TLS certificate rejected"),
+        ("connection reset", "connection reset"),
+    ] {
+        if lower.contains(needle) {
+            return short.to_string();
+        }
+    }
+    chain
+}
+
+/// Whether a response is a web page rather than an API answer.
+pub fn is_html(response: &reqwest::Response) -> bool {
+    response
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.to_ascii_lowercase().contains("text/html"))
+}
+
+/// The error for a successful status that carries a web page: the URL is not an LLM API.
+pub fn html_error(provider: &str, url: &str) -> LlmError {
+    LlmError::Protocol {
+        provider: provider.to_string(),
+        message: format!("{url} answered with an HTML page, not an OpenAI-compatible API (check the base URL)"),
     }
 }
 
@@ -69,8 +118,12 @@ pub async fn status_error(provider: &str, key_hint: &str, response: reqwest::Res
     }
 }
 
-/// The human part of a provider error body (`{"error": {"message": …}}` or plain text).
+/// The human part of a provider error body (`{"error": {"message": …}}` or plain text). An
+/// HTML page (a web server or proxy, not an API) becomes one line naming its title.
 pub fn error_message(body: &str) -> String {
+    if let Some(summary) = html_summary(body) {
+        return summary;
+    }
     let parsed: Option<serde_json::Value> = serde_json::from_str(body).ok();
     let from_json = parsed.as_ref().and_then(|v| {
         v.pointer("/error/message")
@@ -81,11 +134,53 @@ pub fn error_message(body: &str) -> String {
     });
     let text = from_json.unwrap_or_else(|| body.trim().to_string());
     let text: String = text.chars().take(500).collect();
+    // Messages often end with a period and we append our own sentence after them.
+    let text = text.trim_end_matches('.').trim_end().to_string();
     if text.is_empty() {
         "no details".to_string()
     } else {
         text
     }
+}
+
+/// `an HTML page ("404 Not Found")` when `body` looks like HTML, else `None`.
+pub fn html_summary(body: &str) -> Option<String> {
+    let head: String = body
+        .trim_start()
+        .chars()
+        .take(512)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    if !(head.starts_with("<!doctype html")
+        || head.starts_with("<html")
+        || head.contains("<head")
+        || head.contains("<body"))
+    {
+        return None;
+    }
+    let lower = body.to_ascii_lowercase();
+    let title = lower
+        .find("<title>")
+        .map(|start| start + "<title>".len())
+        .and_then(|start| {
+            lower[start..]
+                .find("</title>")
+                .map(|len| body[start..start + len].trim())
+        })
+        .or_else(|| {
+            let start = lower.find("<h1>")? + "<h1>".len();
+            let len = lower[start..].find("</h1>")?;
+            Some(body[start..start + len].trim())
+        })
+        .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|t| !t.is_empty());
+    Some(match title {
+        Some(t) => format!(
+            "an HTML page (\"{}\"), not an API answer",
+            t.chars().take(80).collect::<String>()
+        ),
+        None => "an HTML page, not an API answer".to_string(),
+    })
 }
 
 /// `Retry-After` as seconds (integer or fractional) or an HTTP date.
@@ -132,5 +227,19 @@ mod tests {
         );
         assert_eq!(error_message("upstream exploded\n"), "upstream exploded");
         assert_eq!(error_message(""), "no details");
+        assert_eq!(
+            error_message(r#"{"error":{"message":"Invalid API key."}}"#),
+            "Invalid API key"
+        );
+        let page =
+            "<!DOCTYPE html>\n<html><head><title>501 Not\n Implemented</title></head><body><p>lots</p>\n</body></html>";
+        assert_eq!(
+            error_message(page),
+            "an HTML page (\"501 Not Implemented\"), not an API answer"
+        );
+        assert_eq!(
+            error_message("<html><body><h1>Welcome to nginx!</h1></body></html>"),
+            "an HTML page (\"Welcome to nginx!\"), not an API answer"
+        );
     }
 }

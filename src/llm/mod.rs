@@ -68,10 +68,7 @@ pub fn from_settings(
     client: reqwest::Client,
 ) -> Result<std::sync::Arc<dyn Provider>, String> {
     use crate::config::ApiMode;
-    let key_hint = match &settings.key_source {
-        Some(var) => format!("{var} in your HERMES_HOME/.env"),
-        None => "the provider's API key (set it in HERMES_HOME/.env or model.api_key)".to_string(),
-    };
+    let key_hint = key_hint(settings);
     match settings.api_mode {
         ApiMode::ChatCompletions => Ok(std::sync::Arc::new(openai::OpenAiProvider::new(
             &settings.id,
@@ -83,5 +80,14 @@ pub fn from_settings(
         ApiMode::AnthropicMessages => Ok(std::sync::Arc::new(
             anthropic::AnthropicProvider::from_settings(settings, &key_hint, client).with_cache_ttl(cache_ttl),
         )),
+    }
+}
+
+/// What to check when the key is rejected: the variable or setting and the file it came from.
+pub fn key_hint(settings: &crate::config::ProviderSettings) -> String {
+    match (&settings.key_source, &settings.key_origin) {
+        (Some(source), Some(origin)) => format!("{source} (read from {origin})"),
+        (Some(source), None) => source.clone(),
+        (None, _) => "the API key: none is configured for this provider (run `hermes-acp --setup`)".to_string(),
     }
 }

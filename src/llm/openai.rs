@@ -68,6 +68,9 @@ impl Provider for OpenAiProvider {
             if !response.status().is_success() {
                 return Err(http::status_error(&self.id, &self.key_hint, response).await);
             }
+            if http::is_html(&response) {
+                return Err(http::html_error(&self.id, &url));
+            }
             Ok(parse_stream(self.id.clone(), response))
         })
     }
@@ -83,6 +86,9 @@ impl Provider for OpenAiProvider {
                 .map_err(|e| http::connect_error(&self.id, &url, &e))?;
             if !response.status().is_success() {
                 return Err(http::status_error(&self.id, &self.key_hint, response).await);
+            }
+            if http::is_html(&response) {
+                return Err(http::html_error(&self.id, &url));
             }
             let value: Value = response.json().await.map_err(|e| LlmError::Protocol {
                 provider: self.id.clone(),

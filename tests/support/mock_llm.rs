@@ -40,6 +40,8 @@ struct State {
     models: Vec<String>,
     disconnects: usize,
     model_list_requests: usize,
+    /// When set, every request is answered with this status and HTML page (a web server, not an API).
+    html: Option<(u16, String)>,
 }
 
 /// The running mock server.
@@ -88,6 +90,11 @@ impl MockLlm {
         self.state.lock().unwrap().fallback = Some(reply);
     }
 
+    /// Turns the mock into a plain web server: every path answers `status` with an HTML page.
+    pub fn set_html_everywhere(&self, status: u16, page: &str) {
+        self.state.lock().unwrap().html = Some((status, page.to_string()));
+    }
+
     pub fn set_models(&self, models: &[&str]) {
         self.state.lock().unwrap().models = models.iter().map(|m| m.to_string()).collect();
     }
@@ -121,6 +128,17 @@ impl MockLlm {
             return;
         };
         let first = head.lines().next().unwrap_or("").to_string();
+        let html = self.state.lock().unwrap().html.clone();
+        if let Some((status, page)) = html {
+            let head = format!(
+                "HTTP/1.1 {status} X\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                page.len()
+            );
+            let _ = socket.write_all(head.as_bytes()).await;
+            let _ = socket.write_all(page.as_bytes()).await;
+            let _ = socket.shutdown().await;
+            return;
+        }
         if first.starts_with("GET") && first.contains("/models") {
             let models = {
                 let mut s = self.state.lock().unwrap();
@@ -348,5 +366,14 @@ pub fn status(status: u16, retry_after: Option<&str>) -> Reply {
         status,
         retry_after: retry_after.map(str::to_string),
         message: format!("mock error {status}"),
+    }
+}
+
+/// An error status with the provider's own message.
+pub fn status_message(status: u16, message: &str) -> Reply {
+    Reply::Status {
+        status,
+        retry_after: None,
+        message: message.to_string(),
     }
 }

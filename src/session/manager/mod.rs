@@ -301,6 +301,14 @@ impl SessionManager {
         if model.is_empty() {
             return Err(SessionError::InvalidValue("model id must not be empty".into()));
         }
+        // ACP expects one of the offered options; `model.allow_custom` lets any id through.
+        let offered = self.catalog.models(&session.settings().model).await;
+        if !self.config.file.model_allow_custom && !offered.iter().any(|m| m == model) {
+            return Err(SessionError::InvalidValue(format!(
+                "unknown model '{model}'; choose one of: {} (or set model.allow_custom: true in config.yaml)",
+                offered.join(", ")
+            )));
+        }
         session.update_settings(|s| s.model = model.to_string());
         self.store
             .patch_session(

@@ -1,0 +1,307 @@
+//! The command line a newcomer meets: `--check` against the mock LLM for every verdict it can
+//! give (OK, unreachable, HTML server, bad key and where it came from, unknown model with the
+//! closest names, rate limit, configuration mistakes) with its exit code, and `--help`.
+
+use std::path::Path;
+
+use crate::support::TestHome;
+use crate::support::mock_llm::{self, MockLlm};
+
+/// Runs the binary with a clean environment (HOME and HERMES_HOME in `home`).
+pub async fn run_cli(home: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String) {
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_hermes-acp"));
+    cmd.env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("HERMES_HOME", home)
+        .args(args)
+        .kill_on_drop(true);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = tokio::time::timeout(crate::support::TIMEOUT, cmd.output())
+        .await
+        .expect("the command finishes")
+        .expect("run hermes-acp");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+    )
+}
+
+fn config(home: &Path, yaml: &str) {
+    std::fs::write(home.join("config.yaml"), yaml).unwrap();
+}
+
+#[tokio::test]
+async fn check_ok_sends_one_tiny_completion_and_reports_latency() {
+    let mock = MockLlm::start().await;
+    mock.push(mock_llm::text(&["OK"]));
+    let home = TestHome::new(&mock.url());
+    let (code, out) = run_cli(home.path(), &["--check"], &[]).await;
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.starts_with("hermes-acp check OK: model 'mock-model' answered in "),
+        "{out}"
+    );
+    assert!(out.contains(&format!("  base URL  {}\n", mock.url())), "{out}");
+    assert!(
+        out.contains("  key       none (a server on this machine usually needs none)\n"),
+        "{out}"
+    );
+    assert!(out.contains("  models    2 listed by the provider\n"), "{out}");
+    let requests = mock.requests();
+    assert_eq!(requests.len(), 1);
+    assert_eq!(requests[0]["max_tokens"], 1);
+    assert_eq!(requests[0]["model"], "mock-model");
+}
+
+#[tokio::test]
+async fn check_names_the_file_a_rejected_key_came_from() {
+    let mock = MockLlm::start().await;
+    mock.set_fallback(mock_llm::status_message(401, "Invalid API key."));
+    let home = TestHome::new(&mock.url());
+    std::fs::write(home.path().join(".env"), "CUSTOM_API_KEY=sk-wrong-123456\n").unwrap();
+    let (code, out) = run_cli(home.path(), &["--check"], &[]).await;
+    assert_eq!(code, 3, "{out}");
+    let env_file = home.path().join(".env").display().to_string();
+    assert!(
+        out.starts_with("hermes-acp check FAILED: the API key was rejected (provider 'custom' rejected the API key (HTTP 401): Invalid API key. Check CUSTOM_API_KEY (read from "),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("  key       CUSTOM_API_KEY, read from {env_file}\n")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("  fix       replace CUSTOM_API_KEY in {env_file}")),
+        "{out}"
+    );
+    assert!(!out.contains("HERMES_HOME/.env") && !out.contains(".."), "{out}");
+    assert_eq!(mock.requests().len(), 1, "a rejected key is not retried");
+
+    std::fs::remove_file(home.path().join(".env")).unwrap();
+    let (code, out) = run_cli(home.path(), &["--check"], &[("CUSTOM_API_KEY", "sk-shell-123456")]).await;
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.contains("  key       CUSTOM_API_KEY, read from the shell environment\n"),
+        "{out}"
+    );
+    assert!(out.contains("CUSTOM_API_KEY comes from your shell"), "{out}");
+}
+
+#[tokio::test]
+async fn check_reports_an_unknown_model_with_the_closest_names() {
+    let mock = MockLlm::start().await;
+    mock.set_models(&["qwen2.5-coder:14b", "qwen2.5-coder:7b", "llama3.1:8b"]);
+    mock.push(mock_llm::status_message(
+        404,
+        "model \"qwen2.5-coder:15b\" not found, try pulling it first",
+    ));
+    let home = TestHome::new(&mock.url());
+    config(
+        home.path(),
+        &format!(
+            "model:\n  provider: custom\n  base_url: {}\n  default: qwen2.5-coder:15b\n",
+            mock.url()
+        ),
+    );
+    let (code, out) = run_cli(home.path(), &["--check"], &[]).await;
+    assert_eq!(code, 4, "{out}");
+    assert!(
+        out.starts_with("hermes-acp check FAILED: the provider does not have the model 'qwen2.5-coder:15b'"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  models    3 listed by the provider (the model is not among them)\n"),
+        "{out}"
+    );
+    assert!(out.contains("  closest   qwen2.5-coder:14b, qwen2.5-coder:7b"), "{out}");
+}
+
+#[tokio::test]
+async fn check_says_a_web_server_is_not_an_api_in_one_line() {
+    let mock = MockLlm::start().await;
+    mock.set_html_everywhere(
+        501,
+        "<!DOCTYPE HTML>\n<html><head><title>Error response</title></head>\n<body><h1>Error response</h1><p>Error code: 501</p>\n<p>Unsupported method ('POST').</p></body></html>\n",
+    );
+    let home = TestHome::new(&mock.url());
+    let (code, out) = run_cli(home.path(), &["--check"], &[]).await;
+    assert_eq!(code, 6, "{out}");
+    assert!(out.starts_with("hermes-acp check FAILED: this is not an OpenAI-compatible API (provider 'custom' returned HTTP 501: an HTML page (\"Error response\"), not an API answer)\n"), "{out}");
+    assert!(
+        !out.contains("<p>") && !out.contains("busy") && !out.contains("try again later"),
+        "{out}"
+    );
+}
+
+#[tokio::test]
+async fn check_says_unreachable_when_nothing_listens() {
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let home = TestHome::new(&format!("http://127.0.0.1:{port}/v1"));
+    let (code, out) = run_cli(home.path(), &["--check"], &[]).await;
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.starts_with("hermes-acp check FAILED: the provider is unreachable ("),
+        "{out}"
+    );
+    assert!(out.contains("connection refused (is the server running?)"), "{out}");
+    assert!(!out.contains("busy"), "{out}");
+}
+
+#[tokio::test]
+async fn check_reports_rate_limits_without_retrying() {
+    let mock = MockLlm::start().await;
+    mock.set_fallback(mock_llm::status(429, Some("30")));
+    let home = TestHome::new(&mock.url());
+    let (code, out) = run_cli(home.path(), &["--check"], &[]).await;
+    assert_eq!(code, 5, "{out}");
+    assert!(
+        out.starts_with("hermes-acp check FAILED: the provider is rate-limiting"),
+        "{out}"
+    );
+    assert_eq!(mock.requests().len(), 1);
+}
+
+#[tokio::test]
+async fn configuration_mistakes_are_found_when_config_is_read() {
+    let home = TestHome::unconfigured();
+    config(
+        home.path(),
+        "model:\n  provider: custom\n  base_url: localhost:11434/v1\n  default: m\n",
+    );
+    let (code, out) = run_cli(home.path(), &["--check"], &[]).await;
+    assert_eq!(code, 1, "{out}");
+    let yaml = home.path().join("config.yaml").display().to_string();
+    assert_eq!(
+        out.lines().next().unwrap(),
+        format!(
+            "hermes-acp check FAILED: model.base_url in {yaml} is 'localhost:11434/v1', which is not a usable URL: it must start with http:// or https://. Did you mean 'http://localhost:11434/v1'?"
+        )
+    );
+    config(home.path(), "model:\n  provider: openrouer\n  default: m\n");
+    let (code, out) = run_cli(home.path(), &["--check"], &[]).await;
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("Provider 'openrouer' (from model.provider in "), "{out}");
+    assert!(out.contains("Did you mean 'openrouter'?"), "{out}");
+}
+
+#[tokio::test]
+async fn help_documents_exit_codes_files_and_variables() {
+    let home = TestHome::unconfigured();
+    let (code, out) = run_cli(home.path(), &["--help"], &[]).await;
+    assert_eq!(code, 0);
+    for needle in [
+        "Without arguments",
+        "config.yaml",
+        ".env",
+        "HERMES_HOME",
+        "OPENROUTER_API_KEY",
+        "RUST_LOG",
+        "Exit codes of --check:",
+        "  4  the provider does not have the model",
+    ] {
+        assert!(out.contains(needle), "--help mentions {needle}:\n{out}");
+    }
+}
+
+/// Runs `--setup` with `input` piped to stdin; returns (exit code, stdout, stderr).
+async fn run_setup(home: &Path, path: &Path, input: &str) -> (i32, String, String) {
+    use tokio::io::AsyncWriteExt;
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_hermes-acp"))
+        .env_clear()
+        .env("PATH", path)
+        .env("HOME", home)
+        .env("HERMES_HOME", home)
+        .arg("--setup")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).await.unwrap();
+    drop(stdin);
+    let out = tokio::time::timeout(crate::support::TIMEOUT, child.wait_with_output())
+        .await
+        .expect("setup finishes")
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+#[tokio::test]
+async fn setup_re_asks_bad_input_retests_and_prints_the_editor_snippet() {
+    let mock = MockLlm::start().await;
+    mock.push(mock_llm::status_message(401, "Missing bearer token"));
+    mock.push(mock_llm::text(&["OK"]));
+    let home = TestHome::unconfigured();
+    std::fs::create_dir_all(home.path().join(".config/zed")).unwrap();
+    let empty_path = tempfile::tempdir().unwrap();
+    let url = mock.url();
+    let bare = url.trim_start_matches("http://");
+    let input = format!("5\ncusotm\ncustom\n{bare}\n{url}\n\nmock-modle\nn\n2\n\nsk-test-123456\n");
+    let (code, out, err) = run_setup(home.path(), empty_path.path(), &input).await;
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(err, "", "no log lines on the wizard's screen");
+    for expected in [
+        "  '5' is not one of the choices: type 1-4 or a name (openrouter, openai, anthropic, custom).\n",
+        "  'cusotm' is not one of the choices",
+        &format!(
+            "  The base URL is '{bare}', which is not a usable URL: it must start with http:// or https://. Did you mean 'http://{bare}'?\n"
+        ),
+        "  'mock-modle' is not in the provider's list. Closest: mock-model, mock-large.\n",
+        "Testing mock-large with one tiny completion…\n",
+        "  the API key was rejected (provider 'custom' rejected the API key (HTTP 401): Missing bearer token. Check CUSTOM_API_KEY (read from what you typed))\n",
+        "Change the [k]ey, [u]rl, [m]odel, [r]etry, [s]ave anyway or [q]uit? [k]: ",
+        "  OK: mock-large answered in ",
+        "Zed — merge into Zed's settings.json",
+        &format!(
+            "\"command\": \"{}\"",
+            std::fs::canonicalize(env!("CARGO_BIN_EXE_hermes-acp"))
+                .unwrap()
+                .display()
+        ),
+    ] {
+        assert!(out.contains(expected), "missing {expected:?} in:\n{out}");
+    }
+    let config = std::fs::read_to_string(home.path().join("config.yaml")).unwrap();
+    assert_eq!(
+        config,
+        format!("model:\n  provider: custom\n  default: mock-large\n  base_url: \"{url}\"\n")
+    );
+    let env = std::fs::read_to_string(home.path().join(".env")).unwrap();
+    assert_eq!(
+        env, "CUSTOM_API_KEY=sk-test-123456\n",
+        "the key goes to .env, not config.yaml"
+    );
+    let requests = mock.requests();
+    assert_eq!(requests.len(), 2, "one tiny completion per test");
+    assert_eq!(requests[1]["max_tokens"], 1);
+
+    // The saved configuration passes the check.
+    mock.push(mock_llm::text(&["OK"]));
+    let (code, out) = run_cli(home.path(), &["--check"], &[]).await;
+    assert_eq!(code, 0, "{out}");
+}
+
+#[tokio::test]
+async fn setup_stops_cleanly_when_input_ends() {
+    let home = TestHome::unconfigured();
+    let empty_path = tempfile::tempdir().unwrap();
+    let (code, out, _) = run_setup(home.path(), empty_path.path(), "2\n").await;
+    assert_eq!(code, 1);
+    assert!(
+        out.ends_with("Setup did not finish: input closed; nothing was saved\n"),
+        "{out}"
+    );
+    assert!(!home.path().join("config.yaml").exists());
+}
