@@ -1,0 +1,4 @@
+//! Tests of the command analyser: the effect table and bounded robustness properties.
+
+mod props;
+mod table;
