@@ -202,7 +202,13 @@ impl<'a> Analysis<'a> {
         }
         let d = depth + 1;
         match compound {
-            CompoundCommand::Arithmetic(a) => self.arithmetic(&a.expr.value),
+            CompoundCommand::Arithmetic(a) => {
+                self.arithmetic(&a.expr.value);
+                // bash re-reads `((cmd))` that is not arithmetic as nested subshells.
+                if brush_parser::arithmetic::parse(&a.expr.value).is_err() {
+                    self.script(&format!("({})", a.expr.value), d);
+                }
+            }
             CompoundCommand::ArithmeticForClause(f) => {
                 for e in [&f.initializer, &f.condition, &f.updater].into_iter().flatten() {
                     self.arithmetic(&e.value);

@@ -37,16 +37,11 @@ fn deep_nesting_is_unknown_not_a_crash() {
         let text = format!("{}rm f{}", open.repeat(5000), close.repeat(5000));
         assert_eq!(run(&text).risk, Risk::Unknown, "{open}…{close}");
     }
-    // Quoted `sh -c` nesting below the bracket scan: the walk's own depth cap stops it.
-    let mut text = "rm f".to_owned();
-    for _ in 0..40 {
-        text = format!("eval {}", shell_quote(&text));
-    }
+    // `eval eval … rm f` nests without brackets: the walk's own depth cap stops it.
+    let text = format!("{}rm f", "eval ".repeat(200));
+    assert_eq!(run(&text).risk, Risk::Unknown);
+    let text = format!("{}rm f", "sh -c ".repeat(200));
     assert!(run(&text).risk >= Risk::Unknown);
-}
-
-fn shell_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', r"'\''"))
 }
 
 #[test]
@@ -55,4 +50,14 @@ fn huge_input_is_unknown() {
     assert_eq!(run(&text).risk, Risk::Unknown);
     let long_list = "ls; ".repeat(2000);
     assert_eq!(run(&long_list).risk, Risk::Safe);
+}
+
+#[test]
+fn nesting_just_under_the_cap_is_analysed() {
+    for (open, close) in [("(", ")"), ("$(", ")"), ("{ ", "; }"), ("if true; then ", "; fi")] {
+        let text = format!("{}rm f{}", open.repeat(30), close.repeat(30));
+        assert_eq!(run(&text).risk, Risk::Destructive, "{open}…{close}");
+    }
+    let text = format!("echo {}rm f{}", "\"$(".repeat(15), ")\"".repeat(15));
+    assert_eq!(run(&text).risk, Risk::Destructive);
 }
