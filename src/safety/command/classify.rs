@@ -4,7 +4,7 @@
 
 use super::walk::{Analysis, Stdin};
 use super::words::Arg;
-use super::{Risk, files, git, hardline, net, secrets, system};
+use super::{Risk, files, git, hardline, net, runners, secrets, system};
 
 pub(super) fn simple(a: &mut Analysis, prog: &str, args: &[Arg], stdin: Stdin, depth: usize) {
     if a.in_function_named(prog) {
@@ -16,7 +16,12 @@ pub(super) fn simple(a: &mut Analysis, prog: &str, args: &[Arg], stdin: Stdin, d
         "rm" | "unlink" | "shred" | "truncate" | "rmdir" => files::delete(a, prog, args),
         "cp" | "mv" | "install" | "ln" => files::copy(a, prog, args),
         "dd" => files::dd(a, args),
-        "sed" => files::sed(a, args),
+        "sed" | "gsed" => {
+            files::sed(a, args);
+            runners::sed_script(a, args);
+        }
+        "awk" | "gawk" | "mawk" | "nawk" => runners::awk(a, args),
+        "docker" | "podman" | "kubectl" | "terraform" | "helm" => containers(a, prog, args),
         "tee" => files::tee(a, args),
         "touch" | "mkdir" | "mkfifo" | "mknod" => files::create(a, prog, args),
         "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => files::permissions(a, prog, args),
@@ -47,7 +52,11 @@ pub(super) fn simple(a: &mut Analysis, prog: &str, args: &[Arg], stdin: Stdin, d
 
 /// Global uninstalls and removals; installs are left to the policy (they are recoverable).
 fn packages(a: &mut Analysis, prog: &str, args: &[Arg]) {
-    let words: Vec<&str> = args.iter().map(|w| w.text.as_str()).filter(|t| !t.starts_with('-')).collect();
+    let words: Vec<&str> = args
+        .iter()
+        .map(|w| w.text.as_str())
+        .filter(|t| !t.starts_with('-'))
+        .collect();
     let sub = words.first().copied().unwrap_or("");
     let global = has_short(args, 'g') || has_long(args, &["--global"]);
     let removes = match prog {
@@ -62,6 +71,39 @@ fn packages(a: &mut Analysis, prog: &str, args: &[Arg]) {
     };
     if removes {
         a.flag(Risk::Destructive, format!("uninstalls packages ({prog} {sub})"));
+    }
+}
+
+/// Deleting containers, images, volumes, cluster objects or infrastructure.
+fn containers(a: &mut Analysis, prog: &str, args: &[Arg]) {
+    let words: Vec<&str> = args
+        .iter()
+        .map(|w| w.text.as_str())
+        .filter(|t| !t.starts_with('-'))
+        .collect();
+    let removes = match prog {
+        "kubectl" => matches!(words.first(), Some(&("delete" | "drain" | "replace"))),
+        "terraform" => {
+            matches!(words.first(), Some(&"destroy"))
+                || (words.first() == Some(&"apply") && has_long(args, &["-auto-approve", "--auto-approve"]))
+        }
+        "helm" => matches!(words.first(), Some(&("uninstall" | "delete" | "rollback"))),
+        _ => {
+            words
+                .iter()
+                .take(2)
+                .any(|w| matches!(*w, "rm" | "rmi" | "prune" | "kill" | "down"))
+                && !words.is_empty()
+        }
+    };
+    if removes {
+        a.flag(
+            Risk::Destructive,
+            format!(
+                "deletes or replaces resources ({prog} {})",
+                words.iter().take(2).copied().collect::<Vec<_>>().join(" ")
+            ),
+        );
     }
 }
 

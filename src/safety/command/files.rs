@@ -49,7 +49,10 @@ pub(super) fn copy(a: &mut Analysis, prog: &str, args: &[Arg]) {
         _ => return,
     };
     if prog == "mv" && dest.lit() == Some("/dev/null") {
-        a.flag(Risk::Destructive, format!("moves files into /dev/null: {}", names(&sources)));
+        a.flag(
+            Risk::Destructive,
+            format!("moves files into /dev/null: {}", names(&sources)),
+        );
         return;
     }
     if prog == "mv" {
@@ -74,18 +77,27 @@ pub(super) fn copy(a: &mut Analysis, prog: &str, args: &[Arg]) {
 }
 
 fn dir_arg(args: &[Arg], text: &str) -> Arg {
-    args.iter().find(|w| w.text == text).cloned().unwrap_or_else(|| Arg::literal(text))
+    args.iter()
+        .find(|w| w.text == text)
+        .cloned()
+        .unwrap_or_else(|| Arg::literal(text))
 }
 
 fn write_dest(a: &mut Analysis, dest: &Arg, overwrites: bool, prog: &str) {
     if !dest.literal && overwrites {
-        a.flag(Risk::Unknown, format!("{prog} onto a target that is not literal: {}", dest.text));
+        a.flag(
+            Risk::Unknown,
+            format!("{prog} onto a target that is not literal: {}", dest.text),
+        );
         a.not_read_only();
         return;
     }
     let existed = a.write(dest, false, prog);
     if existed && overwrites {
-        a.flag(Risk::Destructive, format!("overwrites an existing file: {} ({prog})", dest.text));
+        a.flag(
+            Risk::Destructive,
+            format!("overwrites an existing file: {} ({prog})", dest.text),
+        );
     }
 }
 
@@ -105,18 +117,29 @@ pub(super) fn dd(a: &mut Analysis, args: &[Arg]) {
 pub(super) fn sed(a: &mut Analysis, args: &[Arg]) {
     let in_place = has_long(args, &["--in-place"])
         || args.iter().take_while(|w| w.text != "--").any(|w| {
-            w.text.starts_with('-') && !w.text.starts_with("--") && w.text[1..].chars().take_while(|c| *c != 'e').any(|c| c == 'i')
+            w.text.starts_with('-')
+                && !w.text.starts_with("--")
+                && w.text[1..].chars().take_while(|c| *c != 'e').any(|c| c == 'i')
         });
     if !in_place {
         return;
     }
-    let has_script_option = args.iter().any(|w| matches!(w.text.as_str(), "-e" | "-f" | "--expression" | "--file"));
+    let has_script_option = args
+        .iter()
+        .any(|w| matches!(w.text.as_str(), "-e" | "-f" | "--expression" | "--file"));
     let operands = positional(args, &["-e", "-f", "--expression", "--file", "-l"]);
-    let files = if has_script_option { &operands[..] } else { operands.get(1..).unwrap_or(&[]) };
+    let files = if has_script_option {
+        &operands[..]
+    } else {
+        operands.get(1..).unwrap_or(&[])
+    };
     for f in files {
         a.write(f, false, "sed -i");
     }
-    a.flag(Risk::Destructive, format!("edits files in place: {} (sed -i)", names(files)));
+    a.flag(
+        Risk::Destructive,
+        format!("edits files in place: {} (sed -i)", names(files)),
+    );
 }
 
 pub(super) fn tee(a: &mut Analysis, args: &[Arg]) {
@@ -145,10 +168,16 @@ pub(super) fn permissions(a: &mut Analysis, prog: &str, args: &[Arg]) {
         operands.into_iter().skip(1).collect()
     };
     // `chmod -x f` spells a mode like an option: it is still a mode, not a recursive flag.
-    let recursive = has_long(args, &["--recursive"]) || args.iter().any(|w| w.text == "-R" || w.text.starts_with("-R") && w.text.len() > 2 && !w.text[1..].contains(['x', 'w']));
+    let recursive = has_long(args, &["--recursive"])
+        || args.iter().any(|w| {
+            w.text == "-R" || w.text.starts_with("-R") && w.text.len() > 2 && !w.text[1..].contains(['x', 'w'])
+        });
     let list = names(&targets);
     if recursive {
-        a.flag(Risk::Destructive, format!("changes permissions recursively: {list} ({prog} -R)"));
+        a.flag(
+            Risk::Destructive,
+            format!("changes permissions recursively: {list} ({prog} -R)"),
+        );
     }
     for t in &targets {
         a.write(t, false, prog);
@@ -156,7 +185,10 @@ pub(super) fn permissions(a: &mut Analysis, prog: &str, args: &[Arg]) {
             .lit()
             .map(|text| !paths::inside(&paths::resolve(text, a.cx.cwd, a.cx.home), a.cx.cwd));
         if outside != Some(false) {
-            a.flag(Risk::Destructive, format!("changes permissions outside the project: {} ({prog})", t.text));
+            a.flag(
+                Risk::Destructive,
+                format!("changes permissions outside the project: {} ({prog})", t.text),
+            );
         }
     }
 }

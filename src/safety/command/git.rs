@@ -9,8 +9,22 @@ use super::{Risk, paths};
 
 /// Config keys whose value is a program (or an alias that may be one).
 const CODE_KEYS: &[&str] = &[
-    "alias.", "pager", "editor", "command", "program", "external", "textconv", "fsmonitor", "hookspath", "helper",
-    "filter.", "askpass", "proxy", "receivepack", "uploadpack", "exec",
+    "alias.",
+    "pager",
+    "editor",
+    "command",
+    "program",
+    "external",
+    "textconv",
+    "fsmonitor",
+    "hookspath",
+    "helper",
+    "filter.",
+    "askpass",
+    "proxy",
+    "receivepack",
+    "uploadpack",
+    "exec",
 ];
 
 pub(super) fn git(a: &mut Analysis, args: &[Arg], _depth: usize) {
@@ -23,7 +37,10 @@ pub(super) fn git(a: &mut Analysis, args: &[Arg], _depth: usize) {
                 let setting = args.get(i + 1).map(|s| s.text.to_ascii_lowercase()).unwrap_or_default();
                 let key = setting.split('=').next().unwrap_or("");
                 if CODE_KEYS.iter().any(|k| key.contains(k)) {
-                    a.flag(Risk::Unknown, format!("git -c sets a config that runs a program: {key}"));
+                    a.flag(
+                        Risk::Unknown,
+                        format!("git -c sets a config that runs a program: {key}"),
+                    );
                 }
                 i += 2;
             }
@@ -43,7 +60,9 @@ pub(super) fn git(a: &mut Analysis, args: &[Arg], _depth: usize) {
     let long = |n: &[&str]| has_long(rest, n);
     let first = rest.first().map(|w| w.text.as_str());
     let finding: Option<String> = match name {
-        "reset" if long(&["--hard", "--merge", "--keep"]) => Some("discards uncommitted changes (git reset --hard)".into()),
+        "reset" if long(&["--hard", "--merge", "--keep"]) => {
+            Some("discards uncommitted changes (git reset --hard)".into())
+        }
         "checkout" => checkout(a, rest),
         "switch" if short('f') || long(&["--force", "--discard-changes"]) => {
             Some("discards uncommitted changes (git switch --force)".into())
@@ -56,12 +75,21 @@ pub(super) fn git(a: &mut Analysis, args: &[Arg], _depth: usize) {
             Some("deletes untracked files (git clean -f)".into())
         }
         "push" => push(a, rest),
-        "branch" if short('D') || short('M') || short('C') || ((short('d') || long(&["--delete"])) && (short('f') || long(&["--force"]))) => {
+        "branch"
+            if short('D')
+                || short('M')
+                || short('C')
+                || ((short('d') || long(&["--delete"])) && (short('f') || long(&["--force"]))) =>
+        {
             Some("deletes or overwrites branches (git branch -D)".into())
         }
-        "stash" if matches!(first, Some("drop" | "clear")) => Some("deletes stashed changes (git stash drop/clear)".into()),
+        "stash" if matches!(first, Some("drop" | "clear")) => {
+            Some("deletes stashed changes (git stash drop/clear)".into())
+        }
         "filter-branch" | "filter-repo" => Some(format!("rewrites history (git {name})")),
-        "reflog" if matches!(first, Some("expire" | "delete")) => Some("deletes reflog entries (git reflog expire)".into()),
+        "reflog" if matches!(first, Some("expire" | "delete")) => {
+            Some("deletes reflog entries (git reflog expire)".into())
+        }
         "gc" if rest.iter().any(|w| w.text == "--prune=now" || w.text == "--prune=all") => {
             Some("prunes unreachable objects now (git gc --prune=now)".into())
         }
@@ -69,6 +97,18 @@ pub(super) fn git(a: &mut Analysis, args: &[Arg], _depth: usize) {
         "update-ref" if short('d') || long(&["--stdin"]) => Some("deletes or rewrites refs (git update-ref -d)".into()),
         "tag" if short('d') || long(&["--delete"]) || short('f') || long(&["--force"]) => {
             Some("deletes or moves tags (git tag -d/-f)".into())
+        }
+        "config" => {
+            let key = rest
+                .iter()
+                .find(|w| !w.text.starts_with('-'))
+                .map(|w| w.text.to_ascii_lowercase())
+                .unwrap_or_default();
+            let sets = rest.iter().filter(|w| !w.text.starts_with('-')).count() > 1;
+            if sets && CODE_KEYS.iter().any(|k| key.contains(k)) {
+                a.flag(Risk::Unknown, format!("git config sets a program to run later: {key}"));
+            }
+            None
         }
         "rm" if short('f') || long(&["--force"]) => Some("deletes files with uncommitted changes (git rm -f)".into()),
         "worktree" if first == Some("remove") && (short('f') || long(&["--force"])) => {
@@ -97,7 +137,10 @@ fn checkout(a: &mut Analysis, rest: &[Arg]) -> Option<String> {
         })
     };
     if operands.len() > 1 || operands.iter().any(names_a_file) || has_long(rest, &["--pathspec-from-file"]) {
-        return Some(format!("discards working-tree changes: {} (git checkout paths)", names(&operands)));
+        return Some(format!(
+            "discards working-tree changes: {} (git checkout paths)",
+            names(&operands)
+        ));
     }
     None
 }
@@ -106,16 +149,33 @@ fn checkout(a: &mut Analysis, rest: &[Arg]) -> Option<String> {
 fn push(a: &mut Analysis, rest: &[Arg]) -> Option<String> {
     let forced = has_short(rest, 'f')
         || has_short(rest, 'd')
-        || has_long(rest, &["--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete", "--prune"]);
+        || has_long(
+            rest,
+            &[
+                "--force",
+                "--force-with-lease",
+                "--force-if-includes",
+                "--mirror",
+                "--delete",
+                "--prune",
+            ],
+        );
     if forced {
         return Some("rewrites or deletes remote branches (git push --force/--delete)".into());
     }
     let operands = positional(rest, &["--repo", "--receive-pack", "--exec", "-o", "--push-option"]);
-    if operands.iter().skip(1).any(|w| w.text.starts_with('+') || w.text.starts_with(':')) {
+    if operands
+        .iter()
+        .skip(1)
+        .any(|w| w.text.starts_with('+') || w.text.starts_with(':'))
+    {
         return Some("rewrites or deletes remote branches (git push +refspec/:branch)".into());
     }
     if operands.iter().any(|w| !w.literal) {
-        a.flag(Risk::Unknown, format!("git push target is not literal: {}", names(&operands)));
+        a.flag(
+            Risk::Unknown,
+            format!("git push target is not literal: {}", names(&operands)),
+        );
     }
     None
 }

@@ -11,8 +11,26 @@ use super::words::Arg;
 use super::{Risk, paths};
 
 const SYSTEM_DIRS: &[&str] = &[
-    "/home", "/root", "/etc", "/usr", "/var", "/bin", "/sbin", "/boot", "/lib", "/lib64", "/opt", "/srv", "/dev",
-    "/proc", "/sys", "/System", "/Library", "/Users", "/Applications", "/private",
+    "/home",
+    "/root",
+    "/etc",
+    "/usr",
+    "/var",
+    "/bin",
+    "/sbin",
+    "/boot",
+    "/lib",
+    "/lib64",
+    "/opt",
+    "/srv",
+    "/dev",
+    "/proc",
+    "/sys",
+    "/System",
+    "/Library",
+    "/Users",
+    "/Applications",
+    "/private",
 ];
 
 pub(super) fn check(a: &mut Analysis, prog: &str, args: &[Arg]) {
@@ -28,7 +46,9 @@ pub(super) fn check(a: &mut Analysis, prog: &str, args: &[Arg]) {
             .find(|t| paths::is_block_device(t))
             .map(|t| format!("dd onto a raw block device: {t}")),
         "shutdown" | "reboot" | "halt" | "poweroff" => Some(format!("shuts the system down ({prog})")),
-        "init" | "telinit" if matches!(first, Some("0" | "6")) => Some(format!("shuts the system down ({prog} {})", first.unwrap_or(""))),
+        "init" | "telinit" if matches!(first, Some("0" | "6")) => {
+            Some(format!("shuts the system down ({prog} {})", first.unwrap_or("")))
+        }
         "systemctl" => positional(args, &[])
             .first()
             .and_then(|w| w.lit())

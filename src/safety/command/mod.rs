@@ -8,7 +8,8 @@
 //! Layout: `parse` (limits, parser calls) → `words` (quote decoding) → `walk` (AST traversal,
 //! redirections) → `wrappers` (commands that run other commands) → `classify` and its
 //! siblings `files`, `git`, `system`, `net`, `secrets`, `hardline` (effects of one program);
-//! `paths` (lexical resolution); `read_only_programs` (the read-only knowledge).
+//! `runners` (programs that run operands, awk/sed scripts); `redirects`; `paths` (lexical
+//! resolution); `read_only_programs` (the read-only knowledge).
 
 mod classify;
 mod files;
@@ -18,6 +19,8 @@ mod net;
 mod parse;
 mod paths;
 pub(crate) mod read_only_programs;
+mod redirects;
+mod runners;
 mod secrets;
 mod system;
 mod walk;

@@ -2,12 +2,19 @@
 //! `nc`/`ncat`/`socat` fed from a file or pipe, `scp`/`rsync`/`sftp` to a remote host (and
 //! `rsync --delete`). Downloads are recorded as writes.
 
+use super::Risk;
 use super::classify::{has_long, option_value, positional};
 use super::walk::{Analysis, Stdin};
 use super::words::Arg;
-use super::Risk;
 
-const CURL_DATA: &[&str] = &["-d", "--data", "--data-binary", "--data-urlencode", "--data-ascii", "--json"];
+const CURL_DATA: &[&str] = &[
+    "-d",
+    "--data",
+    "--data-binary",
+    "--data-urlencode",
+    "--data-ascii",
+    "--json",
+];
 const CURL_FORM: &[&str] = &["-F", "--form"];
 const CURL_UPLOAD: &[&str] = &["-T", "--upload-file"];
 
@@ -16,28 +23,50 @@ pub(super) fn network(a: &mut Analysis, prog: &str, args: &[Arg], stdin: Stdin) 
         "curl" => curl(a, args),
         "wget" => {
             if has_long(args, &["--post-file", "--body-file"]) {
-                a.flag(Risk::Destructive, "sends a local file to the network (wget --post-file)");
+                a.flag(
+                    Risk::Destructive,
+                    "sends a local file to the network (wget --post-file)",
+                );
             }
             if let Some(out) = option_value(args, "--output-document", Some("-O")) {
-                a.write(&Arg { literal: args.iter().all(|w| w.text != out || w.literal), ..Arg::literal(&out) }, true, "wget -O");
+                a.write(
+                    &Arg {
+                        literal: args.iter().all(|w| w.text != out || w.literal),
+                        ..Arg::literal(&out)
+                    },
+                    true,
+                    "wget -O",
+                );
             }
         }
         "nc" | "ncat" | "netcat" | "telnet" => {
             if stdin != Stdin::Inherited {
-                a.flag(Risk::Destructive, format!("sends local data to the network ({prog} fed from a file or pipe)"));
+                a.flag(
+                    Risk::Destructive,
+                    format!("sends local data to the network ({prog} fed from a file or pipe)"),
+                );
             }
         }
         "socat" => {
             let local = args.iter().any(|w| {
                 let up = w.text.to_ascii_uppercase();
-                ["FILE:", "OPEN:", "GOPEN:", "EXEC:", "SYSTEM:", "CREATE:"].iter().any(|p| up.starts_with(p))
+                ["FILE:", "OPEN:", "GOPEN:", "EXEC:", "SYSTEM:", "CREATE:"]
+                    .iter()
+                    .any(|p| up.starts_with(p))
             });
             if local || stdin != Stdin::Inherited {
-                a.flag(Risk::Destructive, "connects local files or programs to the network (socat)");
+                a.flag(
+                    Risk::Destructive,
+                    "connects local files or programs to the network (socat)",
+                );
             }
         }
         "scp" | "rsync" | "sftp" | "ftp" => {
-            if prog == "rsync" && args.iter().any(|w| w.text.starts_with("--delete") || w.text.starts_with("--remove-source")) {
+            if prog == "rsync"
+                && args
+                    .iter()
+                    .any(|w| w.text.starts_with("--delete") || w.text.starts_with("--remove-source"))
+            {
                 a.flag(Risk::Destructive, "deletes files (rsync --delete)");
             }
             let operands = positional(args, &["-e", "-i", "-P", "-o", "-F", "-l", "-c", "-J", "-S", "-b"]);
@@ -68,7 +97,11 @@ fn curl(a: &mut Analysis, args: &[Arg]) {
         let t = w.text.as_str();
         let (name, inline) = match t.split_once('=') {
             Some((n, v)) if n.starts_with("--") => (n, Some(v.to_owned())),
-            _ if t.len() > 2 && !t.starts_with("--") && t.starts_with('-') && ["-d", "-F", "-T", "-o"].contains(&&t[..2]) => {
+            _ if t.len() > 2
+                && !t.starts_with("--")
+                && t.starts_with('-')
+                && ["-d", "-F", "-T", "-o"].contains(&&t[..2]) =>
+            {
                 (&t[..2], Some(t[2..].to_owned()))
             }
             _ => (t, None),
@@ -78,7 +111,10 @@ fn curl(a: &mut Analysis, args: &[Arg]) {
             || CURL_UPLOAD.contains(&name)
             || matches!(name, "-o" | "--output" | "-K" | "--config");
         let value: Option<Arg> = match (&inline, takes_value) {
-            (Some(v), _) => Some(Arg { text: v.clone(), ..w.clone() }),
+            (Some(v), _) => Some(Arg {
+                text: v.clone(),
+                ..w.clone()
+            }),
             (None, true) => {
                 i += 1;
                 args.get(i - 1).cloned()

@@ -69,9 +69,7 @@ fn check_limits(text: &str, depth: usize) -> Result<(), ParseFailure> {
 pub(super) fn program(text: &str, depth: usize) -> Result<Program, ParseFailure> {
     check_limits(text, depth)?;
     let mut parser = Parser::new(std::io::Cursor::new(text.as_bytes()), &OPTIONS);
-    parser
-        .parse_program()
-        .map_err(|e| ParseFailure::Syntax(e.to_string()))
+    parser.parse_program().map_err(|e| ParseFailure::Syntax(e.to_string()))
 }
 
 /// Splits one word into its pieces (quotes, expansions, substitutions).
@@ -87,8 +85,7 @@ pub(super) fn heredoc(text: &str) -> Result<Vec<WordPieceWithSource>, ParseFailu
     if text.len() > MAX_COMMAND_BYTES {
         return Err(ParseFailure::TooLarge);
     }
-    brush_parser::word::parse_heredoc(text, &OPTIONS)
-        .map_err(|e| ParseFailure::Syntax(e.to_string()))
+    brush_parser::word::parse_heredoc(text, &OPTIONS).map_err(|e| ParseFailure::Syntax(e.to_string()))
 }
 
 #[cfg(test)]

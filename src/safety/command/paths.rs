@@ -36,7 +36,9 @@ fn normalize(path: &Path) -> PathBuf {
 /// Redirection and copy targets that never land in a file.
 pub(super) fn is_stream(text: &str) -> bool {
     matches!(text, "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty" | "-")
-        || text.strip_prefix("/dev/fd/").is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()))
+        || text
+            .strip_prefix("/dev/fd/")
+            .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// Raw block devices (SATA/SCSI/USB, NVMe, IDE, eMMC/SD, virtio, Xen, device-mapper).
@@ -44,9 +46,11 @@ pub(super) fn is_block_device(text: &str) -> bool {
     let Some(name) = text.strip_prefix("/dev/") else {
         return false;
     };
-    ["sd", "nvme", "hd", "mmcblk", "vd", "xvd", "dm-", "mapper/", "disk/", "loop"]
-        .iter()
-        .any(|p| name.starts_with(p))
+    [
+        "sd", "nvme", "hd", "mmcblk", "vd", "xvd", "dm-", "mapper/", "disk/", "loop",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
 }
 
 /// Whether `path` is inside (or is) `root`.

@@ -12,7 +12,9 @@ use super::{Risk, paths};
 pub(super) const PRINTS_ENV: &str = "prints environment variables (may contain secrets)";
 
 /// Programs that name files without printing them.
-const NON_READERS: &[&str] = &["ls", "stat", "test", "[", "touch", "rm", "file", "du", "realpath", "dirname", "basename"];
+const NON_READERS: &[&str] = &[
+    "ls", "stat", "test", "[", "touch", "rm", "file", "du", "realpath", "dirname", "basename",
+];
 
 pub(super) fn printing(a: &mut Analysis, prog: &str, args: &[Arg]) {
     let bare = args.is_empty();
@@ -20,7 +22,12 @@ pub(super) fn printing(a: &mut Analysis, prog: &str, args: &[Arg]) {
         "printenv" => true,
         "set" => bare,
         "export" => bare || args.iter().all(|w| w.text == "-p"),
-        "declare" | "typeset" => bare || args.iter().any(|w| w.text.starts_with('-') && w.text.contains(['x', 'p'])) && positional(args, &[]).is_empty(),
+        "declare" | "typeset" => {
+            bare || args
+                .iter()
+                .any(|w| w.text.starts_with('-') && w.text.contains(['x', 'p']))
+                && positional(args, &[]).is_empty()
+        }
         "compgen" => args.iter().any(|w| w.text == "-v" || w.text == "-e"),
         _ => false,
     };
@@ -38,7 +45,10 @@ pub(super) fn printing(a: &mut Analysis, prog: &str, args: &[Arg]) {
 /// `$OPENAI_API_KEY`, `${GITHUB_TOKEN}`, `$DB_PASSWORD`…
 fn names_secret_variable(text: &str) -> bool {
     let upper = text.to_ascii_uppercase();
-    upper.contains('$') && ["KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH"].iter().any(|s| upper.contains(s))
+    upper.contains('$')
+        && ["KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH"]
+            .iter()
+            .any(|s| upper.contains(s))
 }
 
 pub(super) fn check_args(a: &mut Analysis, prog: &str, args: &[Arg]) {
@@ -47,14 +57,21 @@ pub(super) fn check_args(a: &mut Analysis, prog: &str, args: &[Arg]) {
     }
     for w in args {
         // `--file=path`, `@path` forms name the file too.
-        let text = w.text.rsplit_once('=').map_or(w.text.as_str(), |(_, v)| v).trim_start_matches('@');
+        let text = w
+            .text
+            .rsplit_once('=')
+            .map_or(w.text.as_str(), |(_, v)| v)
+            .trim_start_matches('@');
         check_text(a, text, w.literal);
     }
 }
 
 pub(super) fn check_read(a: &mut Analysis, target: &Arg, how: &str) {
     if is_secret_text(a, &target.text, target.literal) {
-        a.flag(Risk::Destructive, format!("reads a secrets file: {} ({how})", target.text));
+        a.flag(
+            Risk::Destructive,
+            format!("reads a secrets file: {} ({how})", target.text),
+        );
     }
 }
 
@@ -73,8 +90,24 @@ fn is_secret_text(a: &Analysis, text: &str, literal: bool) -> bool {
 }
 
 fn is_secret_name(name: &str) -> bool {
-    let env_file = name == ".env" || (name.starts_with(".env.") && !name.ends_with(".example") && !name.ends_with(".sample") && !name.ends_with(".template"));
-    env_file || matches!(name, ".netrc" | "_netrc" | ".pgpass" | ".git-credentials" | ".pypirc" | "id_rsa" | "id_ed25519" | "id_ecdsa" | "id_dsa")
+    let env_file = name == ".env"
+        || (name.starts_with(".env.")
+            && !name.ends_with(".example")
+            && !name.ends_with(".sample")
+            && !name.ends_with(".template"));
+    env_file
+        || matches!(
+            name,
+            ".netrc"
+                | "_netrc"
+                | ".pgpass"
+                | ".git-credentials"
+                | ".pypirc"
+                | "id_rsa"
+                | "id_ed25519"
+                | "id_ecdsa"
+                | "id_dsa"
+        )
 }
 
 fn is_secret_path(path: &Path, home: &Path) -> bool {

@@ -2,17 +2,20 @@
 //! specs (`kill -1` is hardline), `pkill`/`killall` always ask; `crontab` (but `-l`), `at`,
 //! and `systemctl`/`service`/`launchctl` changes ask.
 
+use super::Risk;
 use super::classify::positional;
 use super::walk::Analysis;
 use super::words::Arg;
-use super::Risk;
 
 pub(super) fn kill(a: &mut Analysis, prog: &str, args: &[Arg]) {
     if prog != "kill" {
         a.flag(Risk::Destructive, format!("kills processes by name ({prog})"));
         return;
     }
-    if args.iter().any(|w| matches!(w.text.as_str(), "-l" | "-L" | "--list" | "--table")) {
+    if args
+        .iter()
+        .any(|w| matches!(w.text.as_str(), "-l" | "-L" | "--list" | "--table"))
+    {
         return;
     }
     // The first word may be a signal (`-9`, `-KILL`, `-s KILL`, `-n 9`); after it, every
@@ -58,7 +61,8 @@ pub(super) fn services(a: &mut Analysis, prog: &str, args: &[Arg]) {
     let first = operands.first().map(|w| w.text.as_str());
     let reason = match prog {
         "crontab" => {
-            let lists = args.iter().any(|w| w.text == "-l") && !args.iter().any(|w| matches!(w.text.as_str(), "-r" | "-e" | "-i"));
+            let lists = args.iter().any(|w| w.text == "-l")
+                && !args.iter().any(|w| matches!(w.text.as_str(), "-r" | "-e" | "-i"));
             (!lists).then(|| "edits scheduled jobs (crontab)".to_owned())
         }
         "at" | "batch" => (!args.iter().any(|w| w.text == "-l")).then(|| "schedules a job (at)".to_owned()),
@@ -66,14 +70,17 @@ pub(super) fn services(a: &mut Analysis, prog: &str, args: &[Arg]) {
         "systemctl" => match first {
             Some(
                 "start" | "stop" | "restart" | "reload" | "try-restart" | "reload-or-restart" | "enable" | "disable"
-                | "mask" | "unmask" | "kill" | "isolate" | "set-default" | "edit" | "revert" | "daemon-reload"
-                | "link" | "preset" | "set-property" | "reset-failed" | "suspend" | "hibernate" | "rescue"
-                | "emergency" | "default",
+                | "mask" | "unmask" | "kill" | "isolate" | "set-default" | "edit" | "revert" | "daemon-reload" | "link"
+                | "preset" | "set-property" | "reset-failed" | "suspend" | "hibernate" | "rescue" | "emergency"
+                | "default",
             ) => Some(format!("changes system services (systemctl {})", first.unwrap_or(""))),
             _ => None,
         },
-        "launchctl" => (!matches!(first, Some("list" | "print" | "print-disabled" | "blame" | "version" | "help") | None))
-            .then(|| format!("changes launchd jobs (launchctl {})", first.unwrap_or(""))),
+        "launchctl" => (!matches!(
+            first,
+            Some("list" | "print" | "print-disabled" | "blame" | "version" | "help") | None
+        ))
+        .then(|| format!("changes launchd jobs (launchctl {})", first.unwrap_or(""))),
         "service" => {
             let action = operands.get(1).map(|w| w.text.as_str());
             (!matches!(action, Some("status") | None) || first == Some("--status-all") && false)

@@ -1,13 +1,12 @@
 //! The walk over the parsed program: every list, pipeline, compound command, function body,
 //! substitution and process substitution, down to simple commands (handed to `wrappers`) and
-//! their redirections. It also owns the findings, programs and write targets collected.
+//! their redirections (`redirects`). It also owns the findings, programs and write targets collected.
 
 use std::path::PathBuf;
 
 use brush_parser::ast::{
     AndOr, Command, CommandPrefixOrSuffixItem, CompoundCommand, CompoundList, ElseClause, ExtendedTestExpr,
-    FunctionDefinition, IoFileRedirectKind, IoFileRedirectTarget, IoRedirect, Pipeline, Program,
-    SeparatorOperator, SimpleCommand, Word,
+    FunctionDefinition, Pipeline, ProcessSubstitutionKind, Program, SeparatorOperator, SimpleCommand, Word,
 };
 
 use super::words::{Arg, Decoded};
@@ -101,7 +100,10 @@ impl<'a> Analysis<'a> {
     /// Returns whether the target existed. Non-literal targets are unknown.
     pub fn write(&mut self, target: &Arg, truncates: bool, how: &str) -> bool {
         let Some(text) = target.lit() else {
-            self.flag(Risk::Unknown, format!("writes to a path that is not literal: {} ({how})", target.text));
+            self.flag(
+                Risk::Unknown,
+                format!("writes to a path that is not literal: {} ({how})", target.text),
+            );
             return false;
         };
         if paths::is_stream(text) {
@@ -115,7 +117,10 @@ impl<'a> Analysis<'a> {
         let path = paths::resolve(text, self.cx.cwd, self.cx.home);
         let exists = (self.cx.exists)(&path);
         if truncates && exists {
-            self.flag(Risk::Destructive, format!("overwrites an existing file: {text} ({how})"));
+            self.flag(
+                Risk::Destructive,
+                format!("overwrites an existing file: {text} ({how})"),
+            );
         }
         if !self.writes.contains(&path) {
             self.writes.push(path);
@@ -141,7 +146,7 @@ impl<'a> Analysis<'a> {
         }
     }
 
-    fn list(&mut self, list: &CompoundList, depth: usize, stdin: Stdin) {
+    pub(super) fn list(&mut self, list: &CompoundList, depth: usize, stdin: Stdin) {
         for item in &list.0 {
             let outer = self.fanout;
             self.fanout |= matches!(item.1, SeparatorOperator::Async);
@@ -281,7 +286,11 @@ impl<'a> Analysis<'a> {
     }
 
     pub fn text_word(&mut self, text: &str, depth: usize, heredoc: bool) -> Arg {
-        let pieces = if heredoc { parse::heredoc(text) } else { parse::word(text) };
+        let pieces = if heredoc {
+            parse::heredoc(text)
+        } else {
+            parse::word(text)
+        };
         let pieces = match pieces {
             Ok(p) => p,
             Err(e) => {
@@ -324,8 +333,13 @@ impl<'a> Analysis<'a> {
                         words.push(arg);
                     }
                 }
-                CommandPrefixOrSuffixItem::ProcessSubstitution(_, sub) => {
-                    this.list(&sub.list, depth + 1, Stdin::Inherited);
+                CommandPrefixOrSuffixItem::ProcessSubstitution(kind, sub) => {
+                    // `>(cmd)` reads what the outer command writes.
+                    let input = match kind {
+                        ProcessSubstitutionKind::Write => Stdin::Pipe,
+                        ProcessSubstitutionKind::Read => Stdin::Inherited,
+                    };
+                    this.list(&sub.list, depth + 1, input);
                     words.push(Arg {
                         text: "<(…)".to_owned(),
                         ..Arg::default()
@@ -346,61 +360,5 @@ impl<'a> Analysis<'a> {
             return; // assignments and redirections only
         }
         super::wrappers::run(self, Simple { assigns, words, stdin }, depth);
-    }
-
-    fn redirect(&mut self, r: &IoRedirect, depth: usize, stdin: &mut Stdin) {
-        let is_stdin = |fd: &Option<i32>| fd.is_none_or(|f| f == 0);
-        match r {
-            IoRedirect::File(fd, kind, target) => {
-                let target = match target {
-                    IoFileRedirectTarget::Filename(w) => self.word(w, depth),
-                    IoFileRedirectTarget::Duplicate(w) => {
-                        let arg = self.word(w, depth);
-                        // `>&2`, `<&0`, `>&-`: descriptors, not files.
-                        if arg.literal && arg.text.chars().all(|c| c.is_ascii_digit() || c == '-') {
-                            return;
-                        }
-                        arg
-                    }
-                    IoFileRedirectTarget::Fd(_) => return,
-                    IoFileRedirectTarget::ProcessSubstitution(_, sub) => {
-                        self.list(&sub.list, depth + 1, Stdin::Pipe);
-                        return;
-                    }
-                };
-                match kind {
-                    IoFileRedirectKind::Read | IoFileRedirectKind::DuplicateInput => {
-                        if is_stdin(fd) {
-                            *stdin = Stdin::File;
-                        }
-                        super::secrets::check_read(self, &target, "<");
-                    }
-                    IoFileRedirectKind::Write | IoFileRedirectKind::Clobber | IoFileRedirectKind::DuplicateOutput => {
-                        self.write(&target, true, ">");
-                    }
-                    IoFileRedirectKind::Append | IoFileRedirectKind::ReadAndWrite => {
-                        self.write(&target, false, ">>");
-                    }
-                }
-            }
-            IoRedirect::HereDocument(fd, doc) => {
-                if is_stdin(fd) {
-                    *stdin = Stdin::Here;
-                }
-                if doc.requires_expansion {
-                    self.text_word(&doc.doc.value, depth, true);
-                }
-            }
-            IoRedirect::HereString(fd, w) => {
-                if is_stdin(fd) {
-                    *stdin = Stdin::Here;
-                }
-                self.word(w, depth);
-            }
-            IoRedirect::OutputAndError(w, append) => {
-                let target = self.word(w, depth);
-                self.write(&target, !append, "&>");
-            }
-        }
     }
 }

@@ -54,19 +54,14 @@ pub(super) fn decode(pieces: &[WordPieceWithSource], source: &str, home: &Path, 
     out
 }
 
-fn push_pieces(
-    pieces: &[WordPieceWithSource],
-    source: &str,
-    home: &Path,
-    cwd: &Path,
-    quoted: bool,
-    out: &mut Decoded,
-) {
+fn push_pieces(pieces: &[WordPieceWithSource], source: &str, home: &Path, cwd: &Path, quoted: bool, out: &mut Decoded) {
     for p in pieces {
         let raw = source.get(p.start_index..p.end_index).unwrap_or("");
         match &p.piece {
             WordPiece::Text(t) => {
-                if !quoted && t.contains(['*', '?', '[']) {
+                // Globs, and brace expansion (`{rm,-rf,x}` becomes three words).
+                let brace = t.contains('{') && t.contains('}') && (t.contains(',') || t.contains(".."));
+                if !quoted && (t.contains(['*', '?', '[']) || brace) {
                     out.arg.glob = true;
                 }
                 out.arg.text.push_str(t);

@@ -4,13 +4,25 @@
 //! peeled off until the real program is reached, which `classify` judges.
 
 use super::read_only_programs::simple_command_reads;
+use super::runners::{self, Runner};
 use super::walk::{Analysis, Simple, Stdin};
 use super::words::Arg;
 use super::{Risk, classify};
 
-const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "busybox"];
+const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "tcsh", "csh"];
 const INTERPRETERS: &[&str] = &[
-    "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "lua", "deno", "bun", "osascript",
+    "python",
+    "python2",
+    "python3",
+    "perl",
+    "ruby",
+    "node",
+    "nodejs",
+    "php",
+    "lua",
+    "deno",
+    "bun",
+    "osascript",
 ];
 
 /// Classifies one simple command (after its words were decoded and substitutions walked).
@@ -63,7 +75,26 @@ fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) {
         let prog = basename(name);
         a.program_seen(prog);
         words = match prog {
-            "sudo" | "doas" => skip_options(args, &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"]),
+            "sudo" | "doas" => {
+                let rest = skip_options(args, &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"]);
+                let shell = ["-s", "-i", "--shell", "--login", "-e", "--edit"];
+                if rest.is_empty() && args.iter().any(|w| shell.contains(&w.text.as_str())) {
+                    a.flag(Risk::Unknown, format!("opens a root shell or editor ({prog})"));
+                }
+                rest
+            }
+            "su" => return runners::su(a, args, depth),
+            "fd" | "fdfind" => return fd(a, args, stdin, depth),
+            "parallel" => {
+                let rest = skip_options(args, &["-j", "-n", "-N", "-S", "--jobs", "-a", "--arg-file"]);
+                let end = rest
+                    .iter()
+                    .position(|w| w.text.starts_with(":::"))
+                    .unwrap_or(rest.len());
+                let mut cmd = rest[..end].to_vec();
+                cmd.push(placeholder("<arguments from parallel>"));
+                return peel(a, &cmd, Stdin::Inherited, depth + 1);
+            }
             "command" | "builtin" => {
                 if args.first().is_some_and(|x| matches!(x.text.as_str(), "-v" | "-V")) {
                     return; // a lookup, runs nothing
@@ -102,6 +133,14 @@ fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) {
                 return;
             }
             p if SHELLS.contains(&p) => return shell(a, args, stdin, depth),
+            p if runners::runner(p).is_some() => match runners::runner(p) {
+                Some(Runner::Skip(n, with_value)) => runners::command_of(args, n, with_value),
+                Some(Runner::Joined(with_value)) => {
+                    let rest = runners::command_of(args, 0, with_value);
+                    return eval(a, rest, depth);
+                }
+                None => return,
+            },
             p if INTERPRETERS.iter().any(|i| p == *i || versioned(p, i)) => {
                 return interpreter(a, prog, args, stdin, depth);
             }
@@ -162,17 +201,43 @@ pub(super) fn is_assignment(word: &str) -> bool {
 
 /// `xargs [options] command…`: the command gets extra arguments from stdin we cannot see.
 fn xargs(a: &mut Analysis, args: &[Arg], depth: usize) {
-    let with_value = ["-a", "-I", "-L", "-n", "-P", "-d", "-E", "-s", "--arg-file", "--delimiter"];
+    let with_value = [
+        "-a",
+        "-I",
+        "-L",
+        "-n",
+        "-P",
+        "-d",
+        "-E",
+        "-s",
+        "--arg-file",
+        "--delimiter",
+    ];
     let rest = skip_options(args, &with_value);
     if rest.is_empty() {
         return; // echoes its input
     }
     let mut words = rest.to_vec();
-    words.push(Arg {
-        text: "<arguments from stdin>".to_owned(),
-        ..Arg::default()
-    });
+    words.push(placeholder("<arguments from stdin>"));
     peel(a, &words, Stdin::Inherited, depth + 1);
+}
+
+/// An argument only known when the command runs.
+fn placeholder(text: &str) -> Arg {
+    Arg {
+        text: text.to_owned(),
+        ..Arg::default()
+    }
+}
+
+/// `fd … -x cmd` / `-X cmd`: the rest is a command run on every match.
+fn fd(a: &mut Analysis, args: &[Arg], stdin: Stdin, depth: usize) {
+    let exec = ["-x", "--exec", "-X", "--exec-batch"];
+    if let Some(i) = args.iter().position(|w| exec.contains(&w.text.as_str())) {
+        let mut cmd = args[i + 1..].to_vec();
+        cmd.push(placeholder("<matched path>"));
+        peel(a, &cmd, stdin, depth + 1);
+    }
 }
 
 /// `find … -exec cmd {} \;` (and `-execdir`/`-ok`/`-okdir`, `+`), `-delete`, `-fprint`.
@@ -266,7 +331,11 @@ fn shell(a: &mut Analysis, args: &[Arg], stdin: Stdin, depth: usize) {
 /// `python -m pip uninstall`.
 fn interpreter(a: &mut Analysis, prog: &str, args: &[Arg], stdin: Stdin, depth: usize) {
     let texts: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
-    if prog.starts_with("perl") && texts.iter().any(|t| t.starts_with('-') && !t.starts_with("--") && t.contains('i')) {
+    if prog.starts_with("perl")
+        && texts
+            .iter()
+            .any(|t| t.starts_with('-') && !t.starts_with("--") && t.contains('i'))
+    {
         a.flag(Risk::Destructive, "edits files in place (perl -i)");
     }
     if let Some(m) = texts.iter().position(|t| *t == "-m") {

@@ -6,8 +6,43 @@ use super::super::{MAX_COMMAND_BYTES, Risk};
 use super::table::run;
 
 const SHELL_ALPHABET: &[&str] = &[
-    "rm", " ", "-rf", "/", "$", "'", "\"", "`", "$(", ")", "(", "{", "}", ";", "|", "&", "&&", ">", "<", "<<", "\\", "\n",
-    "x", "=", "*", "~", "sh -c ", "eval ", "find . -exec ", " \\;", "$'\\x72'", "if ", "then ", "fi", "<(", "${", "#",
+    "rm",
+    " ",
+    "-rf",
+    "/",
+    "$",
+    "'",
+    "\"",
+    "`",
+    "$(",
+    ")",
+    "(",
+    "{",
+    "}",
+    ";",
+    "|",
+    "&",
+    "&&",
+    ">",
+    "<",
+    "<<",
+    "\\",
+    "\n",
+    "x",
+    "=",
+    "*",
+    "~",
+    "sh -c ",
+    "eval ",
+    "find . -exec ",
+    " \\;",
+    "$'\\x72'",
+    "if ",
+    "then ",
+    "fi",
+    "<(",
+    "${",
+    "#",
 ];
 
 #[test]
@@ -26,14 +61,22 @@ fn random_shell_text_never_panics() {
     let mut rng = fastrand::Rng::with_seed(11);
     for _ in 0..600 {
         let n = rng.usize(1..40);
-        let text: String = (0..n).map(|_| SHELL_ALPHABET[rng.usize(..SHELL_ALPHABET.len())]).collect();
+        let text: String = (0..n)
+            .map(|_| SHELL_ALPHABET[rng.usize(..SHELL_ALPHABET.len())])
+            .collect();
         let _ = run(&text);
     }
 }
 
 #[test]
 fn deep_nesting_is_unknown_not_a_crash() {
-    for (open, close) in [("(", ")"), ("$(", ")"), ("{ ", "; }"), ("sh -c '", "'"), ("if true; then ", "; fi")] {
+    for (open, close) in [
+        ("(", ")"),
+        ("$(", ")"),
+        ("{ ", "; }"),
+        ("sh -c '", "'"),
+        ("if true; then ", "; fi"),
+    ] {
         let text = format!("{}rm f{}", open.repeat(5000), close.repeat(5000));
         assert_eq!(run(&text).risk, Risk::Unknown, "{open}…{close}");
     }
