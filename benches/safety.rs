@@ -121,7 +121,10 @@ fn bench_assess(c: &mut Criterion) {
         cold_sorted[cold_sorted.len() / 2].as_secs_f64() * 1e6,
         cold_sorted[cold_sorted.len() - 1].as_secs_f64() * 1e6
     );
-    eprintln!("safety: slowest command {:.1} µs: {worst_cmd:?}", worst.as_secs_f64() * 1e6);
+    eprintln!(
+        "safety: slowest command {:.1} µs: {worst_cmd:?}",
+        worst.as_secs_f64() * 1e6
+    );
     let ok = med <= BUDGET;
     eprintln!(
         "budget safety assess: median per command {:.1} µs (budget <= {} µs): {}",

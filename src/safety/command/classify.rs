@@ -25,10 +25,8 @@ pub(super) fn simple(a: &mut Analysis, prog: &str, args: &[Arg], stdin: Stdin, d
         "tee" => files::tee(a, args),
         "touch" | "mkdir" | "mkfifo" | "mknod" => files::create(a, prog, args),
         "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => files::permissions(a, prog, args),
-        "tar" | "bsdtar" | "gtar" => {
-            if has_long(args, &["--remove-files"]) {
-                a.flag(Risk::Destructive, "deletes files after archiving (tar --remove-files)");
-            }
+        "tar" | "bsdtar" | "gtar" if has_long(args, &["--remove-files"]) => {
+            a.flag(Risk::Destructive, "deletes files after archiving (tar --remove-files)")
         }
         "zip" if has_short(args, 'm') || has_long(args, &["--move"]) => {
             a.flag(Risk::Destructive, "deletes files after archiving (zip -m)")
@@ -144,7 +142,7 @@ pub(super) fn has_long(args: &[Arg], names: &[&str]) -> bool {
 }
 
 /// The value of a long option (`--x=v` or `--x v`) or short one (`-o v`, `-ov`).
-pub(super) fn option_value<'w>(args: &'w [Arg], long: &str, short: Option<&str>) -> Option<String> {
+pub(super) fn option_value(args: &[Arg], long: &str, short: Option<&str>) -> Option<String> {
     let mut it = args.iter();
     while let Some(w) = it.next() {
         if w.text == long || short.is_some_and(|s| w.text == s) {

@@ -82,9 +82,20 @@ pub struct CommandAssessment {
 /// Parses and classifies `command` as it would run in `cx.cwd`. Never panics; anything it
 /// cannot analyse (parse errors, limits, non-literal programs) is `Risk::Unknown`.
 pub fn assess(command: &str, cx: &CommandContext) -> CommandAssessment {
-    let mut analysis = walk::Analysis::new(cx);
-    analysis.script(command, 0);
-    analysis.finish()
+    // The parser is third-party code fed hostile text: a panic in it must fail closed, not
+    // take the turn down. (Stack depth is bounded up front by `MAX_DEPTH`.)
+    let analysed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut analysis = walk::Analysis::new(cx);
+        analysis.script(command, 0);
+        analysis.finish()
+    }));
+    analysed.unwrap_or_else(|_| CommandAssessment {
+        risk: Risk::Unknown,
+        reasons: vec!["the command analyser failed on this input".to_owned()],
+        read_only: false,
+        write_targets: Vec::new(),
+        programs: Vec::new(),
+    })
 }
 
 /// Whether `command` only reads (for the read-only session mode).

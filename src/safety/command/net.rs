@@ -39,14 +39,10 @@ pub(super) fn network(a: &mut Analysis, prog: &str, args: &[Arg], stdin: Stdin) 
                 );
             }
         }
-        "nc" | "ncat" | "netcat" | "telnet" => {
-            if stdin != Stdin::Inherited {
-                a.flag(
-                    Risk::Destructive,
-                    format!("sends local data to the network ({prog} fed from a file or pipe)"),
-                );
-            }
-        }
+        "nc" | "ncat" | "netcat" | "telnet" if stdin != Stdin::Inherited => a.flag(
+            Risk::Destructive,
+            format!("sends local data to the network ({prog} fed from a file or pipe)"),
+        ),
         "socat" => {
             let local = args.iter().any(|w| {
                 let up = w.text.to_ascii_uppercase();

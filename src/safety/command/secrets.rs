@@ -35,10 +35,10 @@ pub(super) fn printing(a: &mut Analysis, prog: &str, args: &[Arg]) {
         a.flag(Risk::Destructive, PRINTS_ENV);
         return;
     }
-    if matches!(prog, "echo" | "printf") {
-        if let Some(w) = args.iter().find(|w| !w.literal && names_secret_variable(&w.text)) {
-            a.flag(Risk::Destructive, format!("prints a secret variable: {}", w.text));
-        }
+    if matches!(prog, "echo" | "printf")
+        && let Some(w) = args.iter().find(|w| !w.literal && names_secret_variable(&w.text))
+    {
+        a.flag(Risk::Destructive, format!("prints a secret variable: {}", w.text));
     }
 }
 

@@ -83,7 +83,7 @@ pub(super) fn services(a: &mut Analysis, prog: &str, args: &[Arg]) {
         .then(|| format!("changes launchd jobs (launchctl {})", first.unwrap_or(""))),
         "service" => {
             let action = operands.get(1).map(|w| w.text.as_str());
-            (!matches!(action, Some("status") | None) || first == Some("--status-all") && false)
+            (!matches!(action, Some("status") | None))
                 .then(|| format!("changes system services (service {})", action.unwrap_or("")))
         }
         _ => Some(format!("changes services at boot ({prog})")),

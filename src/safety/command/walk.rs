@@ -57,7 +57,7 @@ impl<'a> Analysis<'a> {
 
     pub fn finish(mut self) -> CommandAssessment {
         // Stable: within a risk, reasons keep the order they were found in.
-        self.findings.sort_by(|a, b| b.0.cmp(&a.0));
+        self.findings.sort_by_key(|f| std::cmp::Reverse(f.0));
         let mut reasons: Vec<String> = Vec::new();
         for (_, r) in &self.findings {
             if !reasons.contains(r) {

@@ -338,11 +338,10 @@ fn interpreter(a: &mut Analysis, prog: &str, args: &[Arg], stdin: Stdin, depth: 
     {
         a.flag(Risk::Destructive, "edits files in place (perl -i)");
     }
-    if let Some(m) = texts.iter().position(|t| *t == "-m") {
-        if let Some(module) = args.get(m + 1) {
-            let rest = &args[m + 1..];
-            return classify::simple(a, &module.text, &rest[1..], stdin, depth);
-        }
+    if let Some(m) = texts.iter().position(|t| *t == "-m")
+        && let Some(module) = args.get(m + 1)
+    {
+        return classify::simple(a, &module.text, &args[m + 2..], stdin, depth);
     }
     let inline = texts.iter().any(|t| {
         matches!(*t, "-c" | "-e" | "-E" | "--eval" | "-p" | "--print" | "-r")
