@@ -181,9 +181,7 @@ pub(super) fn permissions(a: &mut Analysis, prog: &str, args: &[Arg]) {
     }
     for t in &targets {
         a.write(t, false, prog);
-        let outside = t
-            .lit()
-            .map(|text| !paths::inside(&paths::resolve(text, a.cx.cwd, a.cx.home), a.cx.cwd));
+        let outside = t.lit().map(|text| !paths::inside(&a.resolve(text), a.cx.cwd));
         if outside != Some(false) {
             a.flag(
                 Risk::Destructive,

@@ -2,10 +2,10 @@
 //! judged by what it does to history, refs, the remote or the working tree. `-c` settings
 //! that run programs (aliases, pagers, editors, hooks…) make the command unknown.
 
+use super::Risk;
 use super::classify::{has_long, has_short, names, positional};
 use super::walk::Analysis;
 use super::words::Arg;
-use super::{Risk, paths};
 
 /// Config keys whose value is a program (or an alias that may be one).
 const CODE_KEYS: &[&str] = &[
@@ -132,9 +132,8 @@ fn checkout(a: &mut Analysis, rest: &[Arg]) -> Option<String> {
     }
     let operands = positional(rest, &["--conflict", "--pathspec-from-file"]);
     let names_a_file = |w: &&Arg| {
-        w.lit().is_none_or(|t| {
-            t == "." || t.contains(['*', '?']) || (a.cx.exists)(&paths::resolve(t, a.cx.cwd, a.cx.home))
-        })
+        w.lit()
+            .is_none_or(|t| t == "." || t.contains(['*', '?']) || (a.cx.exists)(&a.resolve(t)))
     };
     if operands.len() > 1 || operands.iter().any(names_a_file) || has_long(rest, &["--pathspec-from-file"]) {
         return Some(format!(

@@ -69,9 +69,9 @@ fn delete_targets(a: &mut Analysis, args: &[Arg]) {
         // `/*`, `/etc/*`, `~/*`: deleting every entry is deleting the directory.
         let base = text.trim_end_matches('*');
         let path = if base.is_empty() {
-            a.cx.cwd.to_path_buf()
+            a.resolve(".")
         } else {
-            paths::resolve(base, a.cx.cwd, a.cx.home)
+            a.resolve(base)
         };
         let what = if path == Path::new("/") {
             Some("the root filesystem")

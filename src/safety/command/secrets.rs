@@ -4,10 +4,10 @@
 
 use std::path::Path;
 
+use super::Risk;
 use super::classify::positional;
 use super::walk::Analysis;
 use super::words::Arg;
-use super::{Risk, paths};
 
 pub(super) const PRINTS_ENV: &str = "prints environment variables (may contain secrets)";
 
@@ -86,7 +86,7 @@ fn is_secret_text(a: &Analysis, text: &str, literal: bool) -> bool {
         // `$HERMES_HOME/.env`: the file name is still visible.
         return is_secret_name(text.rsplit('/').next().unwrap_or(text));
     }
-    is_secret_path(&paths::resolve(text, a.cx.cwd, a.cx.home), a.cx.home)
+    is_secret_path(&a.resolve(text), a.cx.home)
 }
 
 fn is_secret_name(name: &str) -> bool {

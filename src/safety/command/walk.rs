@@ -40,6 +40,10 @@ pub(super) struct Analysis<'a> {
     functions: Vec<String>,
     /// The current command runs alongside others (pipeline or `&`).
     fanout: bool,
+    /// Where the current command runs: `cd` in the line moves it.
+    cwd: PathBuf,
+    /// False after a `cd` to a directory that is not literal.
+    cwd_known: bool,
 }
 
 impl<'a> Analysis<'a> {
@@ -52,6 +56,8 @@ impl<'a> Analysis<'a> {
             read_only: true,
             functions: Vec::new(),
             fanout: false,
+            cwd: cx.cwd.to_path_buf(),
+            cwd_known: true,
         }
     }
 
@@ -96,6 +102,27 @@ impl<'a> Analysis<'a> {
         self.fanout && self.functions.iter().any(|f| f == name)
     }
 
+    /// `text` as an absolute path from where the current command runs.
+    pub fn resolve(&self, text: &str) -> PathBuf {
+        paths::resolve(text, &self.cwd, self.cx.home)
+    }
+
+    /// `cd DIR` / `pushd DIR`: later commands of this shell run there.
+    pub fn change_dir(&mut self, dir: Option<&Arg>) {
+        match dir {
+            None => self.cwd = self.cx.home.to_path_buf(),
+            Some(d) if d.literal && d.text != "-" => self.cwd = self.resolve(&d.text),
+            Some(_) => self.cwd_known = false,
+        }
+    }
+
+    /// Runs `f` in a subshell: a `cd` inside does not outlive it.
+    fn subshell(&mut self, f: impl FnOnce(&mut Self)) {
+        let saved = (self.cwd.clone(), self.cwd_known);
+        f(self);
+        (self.cwd, self.cwd_known) = saved;
+    }
+
     /// Records a write to `target`; `truncates` means an existing file loses its content.
     /// Returns whether the target existed. Non-literal targets are unknown.
     pub fn write(&mut self, target: &Arg, truncates: bool, how: &str) -> bool {
@@ -114,7 +141,14 @@ impl<'a> Analysis<'a> {
             self.flag(Risk::Hardline, format!("writes to a raw block device: {text} ({how})"));
             return true;
         }
-        let path = paths::resolve(text, self.cx.cwd, self.cx.home);
+        if !self.cwd_known && !text.starts_with('/') {
+            self.flag(
+                Risk::Unknown,
+                format!("writes to a relative path after cd to an unknown directory: {text}"),
+            );
+            return false;
+        }
+        let path = self.resolve(text);
         let exists = (self.cx.exists)(&path);
         if truncates && exists {
             self.flag(
@@ -135,6 +169,7 @@ impl<'a> Analysis<'a> {
             return;
         }
         match parse::program(text, depth) {
+            Ok(program) if depth > 0 => self.subshell(|a| a.program(&program, depth, Stdin::Inherited)),
             Ok(program) => self.program(&program, depth, Stdin::Inherited),
             Err(e) => self.flag(Risk::Unknown, e.to_string()),
         }
@@ -163,8 +198,15 @@ impl<'a> Analysis<'a> {
     fn pipeline(&mut self, pipeline: &Pipeline, depth: usize, stdin: Stdin) {
         let outer = self.fanout;
         self.fanout |= pipeline.seq.len() > 1;
+        let alone = pipeline.seq.len() == 1;
         for (i, command) in pipeline.seq.iter().enumerate() {
-            self.command(command, depth, if i == 0 { stdin } else { Stdin::Pipe });
+            let input = if i == 0 { stdin } else { Stdin::Pipe };
+            // Every part of a real pipeline runs in its own subshell.
+            if alone {
+                self.command(command, depth, input);
+            } else {
+                self.subshell(|a| a.command(command, depth, input));
+            }
         }
         self.fanout = outer;
     }
@@ -196,7 +238,7 @@ impl<'a> Analysis<'a> {
         for r in f.body.1.iter().flat_map(|r| r.0.iter()) {
             self.redirect(r, depth, &mut stdin);
         }
-        self.compound(&f.body.0, depth + 1, stdin);
+        self.subshell(|a| a.compound(&f.body.0, depth + 1, stdin));
         self.functions.pop();
     }
 
@@ -221,7 +263,7 @@ impl<'a> Analysis<'a> {
                 self.list(&f.body.list, d, stdin);
             }
             CompoundCommand::BraceGroup(b) => self.list(&b.list, d, stdin),
-            CompoundCommand::Subshell(s) => self.list(&s.list, d, stdin),
+            CompoundCommand::Subshell(s) => self.subshell(|a| a.list(&s.list, d, stdin)),
             CompoundCommand::ForClause(f) => {
                 for w in f.values.iter().flatten() {
                     self.word(w, d);
@@ -305,7 +347,7 @@ impl<'a> Analysis<'a> {
             arg,
             substitutions,
             opaque,
-        } = super::words::decode(&pieces, text, self.cx.home, self.cx.cwd);
+        } = super::words::decode(&pieces, text, self.cx.home, &self.cwd);
         if let Some(reason) = opaque {
             self.flag(Risk::Unknown, reason);
         }

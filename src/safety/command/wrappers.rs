@@ -116,6 +116,10 @@ fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) {
             "xargs" => return xargs(a, args, depth),
             "find" => return find(a, args, stdin, depth),
             "eval" => return eval(a, args, depth),
+            "cd" | "pushd" => {
+                let dir = args.iter().find(|w| !w.text.starts_with('-') || w.text == "-");
+                return a.change_dir(dir);
+            }
             "source" | "." => {
                 if !args.first().is_some_and(|f| f.literal) {
                     a.flag(Risk::Unknown, "sources a file that is not literal");

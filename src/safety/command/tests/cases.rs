@@ -268,4 +268,9 @@ pub(super) const EVASIONS: &[(&str, Risk)] = &[
     ("rm -rf /tmp/build", D),
     ("rm -rf ../../..", H),
     ("RM=rm; eval $RM f", U),
+    ("cd $D && touch x", U),
+    ("cd .. && cat .env", S),
+    ("cd ~ && cat .netrc", D),
+    ("cd / && rm -rf *", H),
+    ("cd /tmp && rm -rf *", D),
 ];

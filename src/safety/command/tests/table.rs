@@ -215,6 +215,9 @@ fn write_targets_resolve_against_cwd_and_home() {
         ("rm -rf dir", &["/work/proj/dir"]),
         ("echo x | tee /tmp/t", &["/tmp/t"]),
         ("cargo build 2>&1 >/dev/null", &[]),
+        ("cd /etc && echo x > hosts", &["/etc/hosts"]),
+        ("(cd sub && touch a) && touch b", &["/work/proj/sub/a", "/work/proj/b"]),
+        ("cd && touch .x; cd - ; touch y", &["/home/u/.x"]),
     ];
     let mut wrong = Vec::new();
     for (command, expected) in cases {
