@@ -269,7 +269,7 @@ pub(super) const EVASIONS: &[(&str, Risk)] = &[
     ("rm -rf ../../..", H),
     ("RM=rm; eval $RM f", U),
     ("cd $D && touch x", U),
-    ("cd .. && cat .env", S),
+    ("cd src && cat main.rs", S),
     ("cd ~ && cat .netrc", D),
     ("cd / && rm -rf *", H),
     ("cd /tmp && rm -rf *", D),
