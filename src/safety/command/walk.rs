@@ -6,10 +6,10 @@ use std::path::PathBuf;
 
 use brush_parser::ast::{
     AndOr, Command, CommandPrefixOrSuffixItem, CompoundCommand, CompoundList, ElseClause, ExtendedTestExpr,
-    FunctionDefinition, Pipeline, ProcessSubstitutionKind, Program, SeparatorOperator, SimpleCommand, Word,
+    FunctionDefinition, Pipeline, ProcessSubstitutionKind, Program, SeparatorOperator, SimpleCommand,
 };
 
-use super::words::{Arg, Decoded};
+use super::words::Arg;
 use super::{CommandAssessment, CommandContext, MAX_DEPTH, Risk, parse, paths};
 
 /// Where a simple command's standard input comes from (a shell reading stdin runs it).
@@ -100,6 +100,11 @@ impl<'a> Analysis<'a> {
 
     pub fn in_function_named(&self, name: &str) -> bool {
         self.fanout && self.functions.iter().any(|f| f == name)
+    }
+
+    /// Where the current command runs.
+    pub fn cwd(&self) -> &std::path::Path {
+        &self.cwd
     }
 
     /// `text` as an absolute path from where the current command runs.
@@ -320,41 +325,6 @@ impl<'a> Analysis<'a> {
                 self.word(b, depth);
             }
         }
-    }
-
-    /// Decodes a word and walks the commands its substitutions would run.
-    pub fn word(&mut self, word: &Word, depth: usize) -> Arg {
-        self.text_word(&word.value, depth, false)
-    }
-
-    pub fn text_word(&mut self, text: &str, depth: usize, heredoc: bool) -> Arg {
-        let pieces = if heredoc {
-            parse::heredoc(text)
-        } else {
-            parse::word(text)
-        };
-        let pieces = match pieces {
-            Ok(p) => p,
-            Err(e) => {
-                self.flag(Risk::Unknown, e.to_string());
-                return Arg {
-                    text: text.to_owned(),
-                    ..Arg::default()
-                };
-            }
-        };
-        let Decoded {
-            arg,
-            substitutions,
-            opaque,
-        } = super::words::decode(&pieces, text, self.cx.home, &self.cwd);
-        if let Some(reason) = opaque {
-            self.flag(Risk::Unknown, reason);
-        }
-        for s in substitutions {
-            self.script(&s, depth + 1);
-        }
-        arg
     }
 
     fn simple(&mut self, cmd: &SimpleCommand, depth: usize, stdin: Stdin) {
