@@ -13,7 +13,6 @@ mod hardline;
 mod messages;
 mod normalize;
 mod read_only;
-mod read_only_programs;
 mod rule;
 mod shell;
 mod structural;

@@ -5,7 +5,7 @@
 //! not read-only.
 
 use super::normalize::{light_normalize, parser_limit_exceeded};
-use super::read_only_programs::simple_command_reads;
+use crate::safety::command::read_only_programs::simple_command_reads;
 
 /// Whether every part of `command` only reads. Pipes and `;`/`&&`/`||` chains qualify only
 /// when each command does; output redirection only to `/dev/null` or another descriptor.

@@ -1,8 +1,8 @@
-//! Which simple commands only read: a fixed list of reading programs, plus the read-only
+//! Which simple commands only read (moved here from `tools::approval` so the leaf safety layer owns it): a fixed list of reading programs, plus the read-only
 //! forms of `find`, `rg`, `sort`, `sed`, `git` and a few others whose options can write
 //! files or run programs.
 
-use super::words::is_assignment;
+use super::wrappers::is_assignment;
 
 /// Environment prefixes that only change formatting or locale.
 fn harmless_assignment(word: &str) -> bool {
@@ -86,7 +86,7 @@ const ALWAYS_READ: &[&str] = &[
     "zcat",
 ];
 
-pub fn simple_command_reads(words: &[String]) -> bool {
+pub(crate) fn simple_command_reads(words: &[String]) -> bool {
     let prefix = words.iter().take_while(|w| is_assignment(w)).count();
     // An assignment such as PAGER=… or GIT_EXTERNAL_DIFF=… can change what runs.
     if !words[..prefix].iter().all(|w| harmless_assignment(w)) {
