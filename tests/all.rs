@@ -34,3 +34,5 @@ mod tool_loop;
 /// One owner per prompt: cancels never lost, exact `$/cancel_request`, ordered settings,
 /// editor terminals killed and released on cancel.
 mod turns;
+/// The wire under abuse: garbage frames, over-long lines, unread stderr, signals.
+mod wire;
