@@ -19,6 +19,8 @@ mod mcp;
 mod prompting;
 /// Handshake, malformed input, unknown methods and ids, stdout hygiene.
 mod protocol;
+/// Bounded property tests: the untrusted-text parsers never panic.
+mod parser_props;
 /// Bad input gets an error, not a panic or a hang; replay frames stay small.
 mod robustness;
 /// Safety by construction: destructive commands, symlink escapes, sensitive files.
