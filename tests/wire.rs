@@ -328,6 +328,7 @@ async fn signal_while_commands_run(signal: libc::c_int) {
     let started = std::time::Instant::now();
     let status = agent.wait_exit(TIMEOUT).await.expect("the agent exits on the signal");
     let took = started.elapsed();
+    eprintln!("signal {signal}: the agent exited {took:?} after it");
     assert_eq!(status.code(), Some(0), "a clean exit, not death by signal: {status:?}");
     // Far sooner than the commands would have ended: nothing waited for them.
     assert!(took < Duration::from_secs(10), "exit took {took:?}");
