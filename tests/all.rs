@@ -15,12 +15,12 @@ mod distribution;
 mod long_sessions;
 /// MCP client in-process against the example MCP server: tools, calls, failures, close.
 mod mcp;
+/// Bounded property tests: the untrusted-text parsers never panic.
+mod parser_props;
 /// Streaming prompts, cancel, provider failures and retries.
 mod prompting;
 /// Handshake, malformed input, unknown methods and ids, stdout hygiene.
 mod protocol;
-/// Bounded property tests: the untrusted-text parsers never panic.
-mod parser_props;
 /// Bad input gets an error, not a panic or a hang; replay frames stay small.
 mod robustness;
 /// Safety by construction: destructive commands, symlink escapes, sensitive files.
