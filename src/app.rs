@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::acp::{self, AcpState};
+use crate::acp::{self, AcpState, WireLimits};
 use crate::config::Config;
 use crate::llm::{self, RetryPolicy};
 use crate::session::SessionManager;
@@ -70,13 +70,31 @@ pub fn retry_policy(config: &Config) -> RetryPolicy {
     policy
 }
 
-/// Loads the configuration and serves ACP on stdio until the editor closes stdin.
+/// Wire size limits; `HERMES_ACP_MAX_LINE_BYTES` / `HERMES_ACP_MAX_FRAME_BYTES` override them
+/// (tests use small caps).
+pub fn wire_limits(config: &Config) -> WireLimits {
+    let mut limits = WireLimits::default();
+    let read = |key: &str| config.env.get(key).and_then(|v| v.parse::<usize>().ok());
+    if let Some(n) = read("HERMES_ACP_MAX_LINE_BYTES") {
+        limits.max_line_in = n;
+    }
+    if let Some(n) = read("HERMES_ACP_MAX_FRAME_BYTES") {
+        limits.max_frame_out = n;
+    }
+    limits
+}
+
+/// Loads the configuration and serves ACP on stdio until the editor closes stdin or a
+/// termination signal arrives.
 pub async fn serve() -> anyhow::Result<()> {
+    // Listen before anything else, so an early SIGTERM still gets the clean path.
+    let shutdown = crate::signals::shutdown();
     // A broken config.yaml must not kill the agent before `initialize`: sessions report it.
     let config = Config::load_or_problem();
+    let limits = wire_limits(&config);
     let manager = build_manager(config);
     crate::tools::redact::logs::install(manager.secrets());
-    acp::serve_stdio(Arc::new(AcpState::new(manager)))
+    acp::serve_stdio(Arc::new(AcpState::new(manager)), limits, shutdown)
         .await
         .map_err(|e| anyhow::anyhow!("ACP connection failed: {e}"))
 }

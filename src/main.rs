@@ -1,9 +1,17 @@
-//! The `hermes-acp` binary: parses the command line, sends logs to stderr (stdout carries only
-//! protocol frames), and runs the server, the configuration check or the setup wizard.
+//! The `hermes-acp` binary: parses the command line, sends logs to stderr without ever blocking
+//! on it (stdout carries only protocol frames), and runs the server, the configuration check or
+//! the setup wizard. Exits within a bounded time once serving ends (stdin EOF or a signal).
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Parser;
+
+/// How long tasks still running (and blocking-pool work) get once serving has ended. The
+/// blocking read of stdin never returns after a signal, so this is always a bound, not a join.
+const RUNTIME_GRACE: Duration = Duration::from_millis(200);
+/// How long queued log lines get to reach stderr at exit.
+const LOG_FLUSH_GRACE: Duration = Duration::from_millis(300);
 
 /// A coding agent for editors, speaking the Agent Client Protocol on stdin/stdout.
 ///
@@ -26,39 +34,31 @@ struct Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_tracing();
+    let logs = hermes_acp::logging::init();
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
             tracing::error!("cannot start the async runtime: {e}");
+            logs.finish(LOG_FLUSH_GRACE);
             return ExitCode::FAILURE;
         }
     };
-    if cli.check {
-        return runtime.block_on(hermes_acp::cli::check::run());
-    }
-    if cli.setup {
-        return runtime.block_on(hermes_acp::cli::setup::run());
-    }
-    match runtime.block_on(hermes_acp::app::serve()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            tracing::error!("{e:#}");
-            ExitCode::FAILURE
+    let code = if cli.check {
+        runtime.block_on(hermes_acp::cli::check::run())
+    } else if cli.setup {
+        runtime.block_on(hermes_acp::cli::setup::run())
+    } else {
+        runtime.spawn(logs.reporter());
+        match runtime.block_on(hermes_acp::app::serve()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                tracing::error!("{e:#}");
+                ExitCode::FAILURE
+            }
         }
-    }
-}
-
-/// Logs go to stderr only, redacted; the level comes from `RUST_LOG` (default: info for us,
-/// warn else).
-fn init_tracing() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("hermes_acp=info,warn"));
-    tracing_subscriber::fmt()
-        // Every event is redacted (known secret values and patterns) before it reaches stderr.
-        .with_writer(hermes_acp::tools::redact::logs::RedactingStderr)
-        .with_env_filter(filter)
-        .with_target(false)
-        .with_ansi(false)
-        .init();
+    };
+    // Dropping the remaining tasks also kills the process groups of commands they own.
+    runtime.shutdown_timeout(RUNTIME_GRACE);
+    logs.finish(LOG_FLUSH_GRACE);
+    code
 }

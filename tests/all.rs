@@ -19,6 +19,8 @@ mod distribution;
 mod long_sessions;
 /// MCP client in-process against the example MCP server: tools, calls, failures, close.
 mod mcp;
+/// Bounded property tests: the untrusted-text parsers never panic.
+mod parser_props;
 /// Streaming prompts, cancel, provider failures and retries.
 mod prompting;
 /// Handshake, malformed input, unknown methods and ids, stdout hygiene.
@@ -38,3 +40,5 @@ mod tool_loop;
 /// One owner per prompt: cancels never lost, exact `$/cancel_request`, ordered settings,
 /// editor terminals killed and released on cancel.
 mod turns;
+/// The wire under abuse: garbage frames, over-long lines, unread stderr, signals.
+mod wire;

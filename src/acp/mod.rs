@@ -19,6 +19,8 @@ mod replay;
 mod server;
 mod state;
 mod terminals;
+pub mod wire;
 
 pub use server::{agent, serve_stdio};
 pub use state::AcpState;
+pub use wire::WireLimits;

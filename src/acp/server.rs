@@ -12,11 +12,12 @@ use agent_client_protocol::v1::schema::{
     ResumeSessionRequest, SetSessionConfigOptionRequest, SetSessionModeRequest,
 };
 use agent_client_protocol::{
-    Agent, Client, ConnectTo, Error, JsonRpcResponse, Stdio, on_receive_notification, on_receive_request,
+    Agent, Client, ConnectTo, Error, JsonRpcResponse, on_receive_notification, on_receive_request,
 };
 
 use super::handlers;
 use super::state::AcpState;
+use super::wire::{self, WireLimits};
 
 /// Answers `responder` from a tokio task running `work`.
 fn spawn_reply<T, F>(responder: Responder<T>, work: F)
@@ -187,11 +188,16 @@ pub fn agent(state: Arc<AcpState>) -> impl ConnectTo<Client> {
         )
 }
 
-/// Serves ACP on stdin/stdout until the editor closes stdin.
-pub async fn serve_stdio(state: Arc<AcpState>) -> Result<(), Error> {
+/// Serves ACP on stdin/stdout until the editor closes stdin or `shutdown` completes (a
+/// signal); either way every session is closed (turns stopped, process groups killed).
+pub async fn serve_stdio(
+    state: Arc<AcpState>,
+    limits: WireLimits,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), Error> {
     let manager = state.manager.clone();
-    let result = agent(state).connect_to(Stdio::new()).await;
-    // Stdin closed: stop every turn and kill background processes before exiting.
+    let result = wire::serve_stdio(agent(state), limits, shutdown).await;
+    // Stdin closed or a signal: stop every turn, kill process groups, release terminals.
     manager.close_all().await;
     result
 }

@@ -317,7 +317,7 @@ async fn forward_stderr(server: String, stderr: tokio::process::ChildStderr, tai
     let mut lines = BufReader::new(stderr).lines();
     while let Ok(Some(line)) = lines.next_line().await {
         let line: String = line.chars().take(2000).collect();
-        tracing::info!(target: "hermes_acp::mcp::stderr", server = %server, "{line}");
+        tracing::debug!(target: "hermes_acp::mcp::stderr", server = %server, "{line}");
         let mut tail = tail.lock().unwrap_or_else(|p| p.into_inner());
         if tail.len() == STDERR_TAIL_LINES {
             tail.pop_front();

@@ -90,10 +90,22 @@ pub struct AgentProcess {
     pub hang_terminals: bool,
     /// The task copying stderr, done once the process closed it.
     stderr_reader: Option<tokio::task::JoinHandle<()>>,
+    /// Held open and never read, for `spawn_with_unread_stderr`.
+    _unread_stderr: Option<tokio::process::ChildStderr>,
 }
 
 impl AgentProcess {
     pub async fn spawn(home: &Path, env: &[(&str, &str)]) -> AgentProcess {
+        Self::spawn_with(home, env, true).await
+    }
+
+    /// Like `spawn`, but nobody ever reads the agent's stderr (the pipe fills up and stays
+    /// full), as with clients that spawn agents without draining stderr.
+    pub async fn spawn_with_unread_stderr(home: &Path, env: &[(&str, &str)]) -> AgentProcess {
+        Self::spawn_with(home, env, false).await
+    }
+
+    async fn spawn_with(home: &Path, env: &[(&str, &str)], read_stderr: bool) -> AgentProcess {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_hermes-acp"));
         cmd.env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
@@ -128,14 +140,20 @@ impl AgentProcess {
         });
         let stderr_text = Arc::new(Mutex::new(String::new()));
         let err_sink = stderr_text.clone();
-        let stderr_reader = tokio::spawn(async move {
-            let mut reader = BufReader::new(stderr).lines();
-            while let Ok(Some(line)) = reader.next_line().await {
-                let mut s = err_sink.lock().unwrap();
-                s.push_str(&line);
-                s.push('\n');
-            }
-        });
+        let mut unread_stderr = None;
+        let mut stderr_reader = None;
+        if read_stderr {
+            stderr_reader = Some(tokio::spawn(async move {
+                let mut reader = BufReader::new(stderr).lines();
+                while let Ok(Some(line)) = reader.next_line().await {
+                    let mut s = err_sink.lock().unwrap();
+                    s.push_str(&line);
+                    s.push('\n');
+                }
+            }));
+        } else {
+            unread_stderr = Some(stderr);
+        }
         AgentProcess {
             stdin: child.stdin.take(),
             child,
@@ -150,8 +168,39 @@ impl AgentProcess {
             editor_writes: Vec::new(),
             terminals: Default::default(),
             hang_terminals: false,
-            stderr_reader: Some(stderr_reader),
+            stderr_reader,
+            _unread_stderr: unread_stderr,
         }
+    }
+
+    /// Writes raw bytes to the agent's stdin (no newline added).
+    pub async fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).await.unwrap();
+        stdin.flush().await.unwrap();
+    }
+
+    /// Bytes the agent wrote to the never-read stderr pipe that are still waiting in it.
+    pub fn unread_stderr_bytes(&self) -> Option<usize> {
+        use std::os::fd::AsRawFd;
+        let fd = self._unread_stderr.as_ref()?.as_raw_fd();
+        let mut pending: libc::c_int = 0;
+        // SAFETY: FIONREAD writes one c_int through the pointer, which is valid and aligned.
+        let rc = unsafe { libc::ioctl(fd, libc::FIONREAD, &mut pending) };
+        (rc == 0).then_some(pending as usize)
+    }
+
+    /// The agent's process id (`None` once it has been reaped).
+    pub fn pid(&self) -> Option<u32> {
+        self.child.id()
+    }
+
+    /// Waits up to `within` for the process to exit; returns its status.
+    pub async fn wait_exit(&mut self, within: Duration) -> Option<std::process::ExitStatus> {
+        tokio::time::timeout(within, self.child.wait())
+            .await
+            .ok()
+            .and_then(Result::ok)
     }
 
     pub async fn send_raw(&mut self, line: &str) {
