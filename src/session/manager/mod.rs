@@ -1,9 +1,12 @@
 //! The `SessionManager`: the id → live session map plus everything needed to create, restore,
-//! fork, list, close and delete sessions, and to run a prompt turn on one. Sessions that are not
-//! in memory are restored from the store on demand.
+//! fork, list and configure sessions. Sessions that are not in memory are restored from the
+//! store on demand. Running a turn (`prompt.rs`), turn ownership and closing (`lifecycle.rs`),
+//! compaction and MCP wiring live in the submodules.
 
 mod compaction;
+mod lifecycle;
 mod mcp;
+mod prompt;
 mod records;
 
 pub use records::title_from;
@@ -12,29 +15,22 @@ use records::{check_cwd, record_for};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use crate::agent::compress::CompressionConfig;
-use crate::agent::{self, AgentError, Sink, TurnContext, TurnOutcome};
+use crate::agent::{AgentError, Sink};
 use crate::config::{Config, ProviderSettings};
 use crate::llm::{Provider, RetryPolicy};
 use crate::store::{SessionPatch, Store, StoreError, iso8601};
 use crate::tools::{Approver, FileSystem, TerminalHost, ToolRegistry, ToolServices};
-use crate::transcript::{Message, Role};
+use crate::transcript::Role;
 
 use super::catalog::ModelCatalog;
 use super::live::{Session, SessionSettings};
 use super::modes::{self, Mode};
-use super::turns::{TurnTicket, Turns};
+use super::turns::Turns;
 
 /// Page size of `session/list` (Hermes uses 50).
 pub const LIST_PAGE_SIZE: usize = 50;
-
-/// How long `session/close` waits for a cancelled turn to wind down.
-const CLOSE_TURN_LIMIT: Duration = Duration::from_secs(5);
-
-/// How long shutdown waits for cancelled turns (the whole exit must fit in two seconds).
-const SHUTDOWN_TURN_LIMIT: Duration = Duration::from_millis(1200);
 
 /// Why a session operation failed.
 #[derive(Debug, thiserror::Error)]
@@ -404,156 +400,5 @@ impl SessionManager {
             })
             .collect();
         Ok((summaries, page.next_cursor))
-    }
-
-    /// Once per process: why commands run without the OS sandbox (no Landlock), if they do.
-    pub fn sandbox_notice_once(&self) -> Option<String> {
-        let text = crate::tools::shell::sandbox::unavailable_notice(&self.services)?;
-        (!self
-            .sandbox_notice_shown
-            .swap(true, std::sync::atomic::Ordering::SeqCst))
-        .then_some(text)
-    }
-
-    /// The prompts in flight (admitted by the protocol layer the moment they arrive).
-    pub fn turns(&self) -> &Arc<Turns> {
-        &self.turns
-    }
-
-    /// Cancels every prompt of a session (running or waiting). Returns whether there was one.
-    pub fn cancel(&self, id: &str) -> bool {
-        self.turns.cancel_session(id)
-    }
-
-    /// Whether a turn of the session is running.
-    pub fn is_running(&self, id: &str) -> bool {
-        self.turns.is_running(id)
-    }
-
-    /// Cancels a session's prompts, waits (bounded) for its turn to end — which kills and
-    /// releases its commands — then kills its background processes, closes its MCP servers and
-    /// drops it from memory. Returns whether it was live.
-    pub async fn close(&self, id: &str) -> bool {
-        let removed = self.map().remove(id);
-        self.turns.cancel_session(id);
-        if !self.turns.wait_idle(id, CLOSE_TURN_LIMIT).await {
-            tracing::warn!(
-                session = id,
-                "the turn did not end in time after cancel; closing anyway"
-            );
-        }
-        if let Some(session) = &removed {
-            session.close().await;
-        }
-        removed.is_some()
-    }
-
-    /// Closes (if live) and deletes a session. Errors when it does not exist anywhere.
-    pub async fn delete(&self, id: &str) -> Result<(), SessionError> {
-        let was_live = self.close(id).await;
-        let existed = self.store.delete_session(id).await?;
-        if !existed && !was_live {
-            return Err(SessionError::NotFound(id.to_string()));
-        }
-        Ok(())
-    }
-
-    /// Closes every session (stdin closed, or a signal): cancels every prompt, gives the turns
-    /// a moment to kill and release their commands, then closes all sessions concurrently.
-    /// Bounded so the process can exit within two seconds.
-    pub async fn close_all(&self) {
-        self.turns.cancel_all();
-        if !self.turns.wait_all_idle(SHUTDOWN_TURN_LIMIT).await {
-            tracing::warn!("some turns did not end in time at shutdown");
-        }
-        let sessions: Vec<_> = self.map().drain().map(|(_, s)| s).collect();
-        futures::future::join_all(sessions.iter().map(|s| s.close())).await;
-    }
-
-    /// Runs one prompt turn under `ticket` (admitted when the prompt arrived). Turns of one
-    /// session run one after another; a prompt cancelled while it waits for the previous turn
-    /// or for MCP servers ends at once, without running.
-    pub async fn run_prompt(
-        &self,
-        session: &Arc<Session>,
-        user: Message,
-        seams: TurnSeams,
-        ticket: &TurnTicket,
-    ) -> Result<TurnOutcome, SessionError> {
-        let (provider_settings, provider) = self.provider()?;
-        let cancel = ticket.token().clone();
-        let waited = async {
-            let history = session.history.lock().await;
-            // Inside this turn (its updates, its cancel): reconnect dead MCP servers and wait,
-            // bounded, for those still connecting, so their tools are offered from the start.
-            self.prepare_mcp(session, &seams.events).await;
-            history
-        };
-        let mut history = tokio::select! {
-            biased;
-            () = cancel.cancelled() => return Ok(TurnOutcome::cancelled_before_start()),
-            history = waited => history,
-        };
-        if session.is_closed() {
-            return Err(SessionError::NotFound(session.id.clone()));
-        }
-        ticket.mark_running();
-        let settings = session.settings();
-        let tools = session.tools();
-        let system_prompt = match session.cached_system_prompt() {
-            Some(prompt) => prompt,
-            None => {
-                // Reads SOUL.md, memory, skills and context files: off the async threads.
-                let (home, cwd, model) = (self.config.home.clone(), settings.cwd.clone(), settings.model.clone());
-                let provider = provider_settings.id.clone();
-                let tool_names: Vec<&'static str> = tools.tools().map(|t| t.name()).collect();
-                let built = tokio::task::spawn_blocking(move || {
-                    agent::prompt::build(&agent::prompt::PromptInputs {
-                        hermes_home: &home,
-                        cwd: &cwd,
-                        model: &model,
-                        provider: &provider,
-                        tool_names,
-                    })
-                })
-                .await
-                .map_err(|e| SessionError::Internal(format!("building the system prompt failed: {e}")))?;
-                session.cache_system_prompt(built)
-            }
-        };
-        let ctx = TurnContext {
-            session_id: session.id.clone(),
-            provider: provider.clone(),
-            model: settings.model.clone(),
-            system_prompt,
-            tools,
-            workspace: session.workspace.clone(),
-            approver: seams.approver,
-            fs: seams.fs,
-            terminals: seams.terminals,
-            tool_state: session.tool_state.clone(),
-            services: self.services.clone(),
-            max_iterations: self.config.max_iterations,
-            retry: self.retry,
-            cancel,
-            events: seams.events,
-            store: self.store.clone(),
-            compaction: self.compaction_settings(session, &settings.model),
-            fallbacks: self.fallbacks.clone(),
-        };
-        Ok(agent::run_turn(&ctx, &mut history, user).await?)
-    }
-
-    /// Clears a session's history (`/reset`).
-    pub async fn reset(&self, session: &Session) -> Result<(), SessionError> {
-        let mut history = session.history.lock().await;
-        self.store.clear_messages(&session.id).await?;
-        history.clear();
-        session
-            .auto_compaction
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .reset();
-        Ok(())
     }
 }

@@ -1,0 +1,100 @@
+//! Running one prompt turn on a session: wait (cancellably) for MCP servers and the previous
+//! turn, build the system prompt off the async threads, assemble the turn's context, run it;
+//! and `/reset`.
+
+use std::sync::Arc;
+
+use super::{SessionError, SessionManager, TurnSeams};
+use crate::agent::{self, TurnContext, TurnOutcome};
+use crate::session::Session;
+use crate::session::turns::TurnTicket;
+use crate::transcript::Message;
+
+impl SessionManager {
+    /// Runs one prompt turn under `ticket` (admitted when the prompt arrived). Turns of one
+    /// session run one after another; a prompt cancelled while it waits for the previous turn
+    /// or for MCP servers ends at once, without running.
+    pub async fn run_prompt(
+        &self,
+        session: &Arc<Session>,
+        user: Message,
+        seams: TurnSeams,
+        ticket: &TurnTicket,
+    ) -> Result<TurnOutcome, SessionError> {
+        let (provider_settings, provider) = self.provider()?;
+        let cancel = ticket.token().clone();
+        let waited = async {
+            let history = session.history.lock().await;
+            // Inside this turn (its updates, its cancel): reconnect dead MCP servers and wait,
+            // bounded, for those still connecting, so their tools are offered from the start.
+            self.prepare_mcp(session, &seams.events).await;
+            history
+        };
+        let mut history = tokio::select! {
+            biased;
+            () = cancel.cancelled() => return Ok(TurnOutcome::cancelled_before_start()),
+            history = waited => history,
+        };
+        if session.is_closed() {
+            return Err(SessionError::NotFound(session.id.clone()));
+        }
+        ticket.mark_running();
+        let settings = session.settings();
+        let tools = session.tools();
+        let system_prompt = match session.cached_system_prompt() {
+            Some(prompt) => prompt,
+            None => {
+                // Reads SOUL.md, memory, skills and context files: off the async threads.
+                let (home, cwd, model) = (self.config.home.clone(), settings.cwd.clone(), settings.model.clone());
+                let provider = provider_settings.id.clone();
+                let tool_names: Vec<&'static str> = tools.tools().map(|t| t.name()).collect();
+                let built = tokio::task::spawn_blocking(move || {
+                    agent::prompt::build(&agent::prompt::PromptInputs {
+                        hermes_home: &home,
+                        cwd: &cwd,
+                        model: &model,
+                        provider: &provider,
+                        tool_names,
+                    })
+                })
+                .await
+                .map_err(|e| SessionError::Internal(format!("building the system prompt failed: {e}")))?;
+                session.cache_system_prompt(built)
+            }
+        };
+        let ctx = TurnContext {
+            session_id: session.id.clone(),
+            provider: provider.clone(),
+            model: settings.model.clone(),
+            system_prompt,
+            tools,
+            workspace: session.workspace.clone(),
+            approver: seams.approver,
+            fs: seams.fs,
+            terminals: seams.terminals,
+            tool_state: session.tool_state.clone(),
+            services: self.services.clone(),
+            max_iterations: self.config.max_iterations,
+            retry: self.retry,
+            cancel,
+            events: seams.events,
+            store: self.store.clone(),
+            compaction: self.compaction_settings(session, &settings.model),
+            fallbacks: self.fallbacks.clone(),
+        };
+        Ok(agent::run_turn(&ctx, &mut history, user).await?)
+    }
+
+    /// Clears a session's history (`/reset`).
+    pub async fn reset(&self, session: &Session) -> Result<(), SessionError> {
+        let mut history = session.history.lock().await;
+        self.store.clear_messages(&session.id).await?;
+        history.clear();
+        session
+            .auto_compaction
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .reset();
+        Ok(())
+    }
+}
