@@ -1,0 +1,197 @@
+//! Soak: one `hermes-acp` process, many sessions × prompts with tool calls (a short foreground
+//! command and a background process per prompt) and random cancels, against the local mock
+//! LLM. Reports peak RSS, open file descriptors and processes left behind, at the start and
+//! after every session was closed: they must return to the baseline.
+//!
+//! Run: `cargo build --release && cargo run --release --example soak [-- SESSIONS PROMPTS]`
+//! (defaults 100 × 20; `HERMES_ACP_BIN` picks another binary).
+
+#![allow(clippy::print_stdout)] // A soak reports to the person running it.
+
+#[path = "../tests/support/mock_llm.rs"]
+mod mock_llm;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+struct Driver {
+    child: Child,
+    lines: mpsc::Receiver<Value>,
+    next_id: u64,
+}
+
+impl Driver {
+    fn spawn(binary: &str, home: &std::path::Path) -> Driver {
+        let mut child = Command::new(binary)
+            .env("HERMES_HOME", home)
+            .env("HOME", home)
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn hermes-acp (build it with `cargo build --release`)");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let value: Value = serde_json::from_str(&line).expect("stdout line is JSON");
+                if tx.send(value).is_err() {
+                    break;
+                }
+            }
+        });
+        Driver {
+            child,
+            lines,
+            next_id: 0,
+        }
+    }
+
+    fn send(&mut self, method: &str, params: Value) -> u64 {
+        self.next_id += 1;
+        let msg = json!({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params});
+        self.write(&msg);
+        self.next_id
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.write(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    fn write(&mut self, msg: &Value) {
+        let stdin = self.child.stdin.as_mut().expect("stdin");
+        writeln!(stdin, "{msg}").expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    /// Waits for the response to `id`, answering permission requests with allow_once.
+    fn wait(&mut self, id: u64) -> Value {
+        loop {
+            let msg = self.lines.recv_timeout(Duration::from_secs(120)).expect("agent answered");
+            if msg.get("method").is_some() && msg.get("id").is_some() {
+                let answer = json!({"jsonrpc": "2.0", "id": msg["id"],
+                    "result": {"outcome": {"outcome": "selected", "optionId": "allow_once"}}});
+                self.write(&answer);
+                continue;
+            }
+            if msg["id"] == json!(id) && msg.get("method").is_none() {
+                assert!(msg.get("error").is_none(), "request failed: {msg}");
+                return msg;
+            }
+        }
+    }
+}
+
+/// (peak RSS kB, open fds, processes whose parent is `pid` or one of its descendants)
+fn measure(pid: u32) -> (u64, usize, usize) {
+    let rss = std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(str::to_string))
+        .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
+        .unwrap_or(0);
+    let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).map(|d| d.count()).unwrap_or(0);
+    (rss, fds, descendants(pid).len())
+}
+
+/// Every live process below `pid`, plus any still in a process group `pid` created.
+fn descendants(pid: u32) -> Vec<u32> {
+    let mut parents = std::collections::HashMap::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{child}/stat")) else { continue };
+        let fields: Vec<&str> = stat.rsplit(')').next().unwrap_or("").split_whitespace().collect();
+        if let (Some(state), Some(ppid)) = (fields.first(), fields.get(1).and_then(|p| p.parse::<u32>().ok()))
+            && *state != "Z"
+        {
+            parents.insert(child, ppid);
+        }
+    }
+    let mut found = vec![pid];
+    let mut i = 0;
+    while i < found.len() {
+        let p = found[i];
+        found.extend(parents.iter().filter(|(_, pp)| **pp == p).map(|(c, _)| *c));
+        i += 1;
+    }
+    found.retain(|p| *p != pid);
+    found
+}
+
+fn main() {
+    let sessions: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(100);
+    let prompts: usize = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(20);
+    let binary = std::env::var("HERMES_ACP_BIN")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/target/release/hermes-acp").to_string());
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let mock = rt.block_on(mock_llm::MockLlm::start());
+    mock.set_fallback(mock_llm::text(&["done"]));
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(
+        home.path().join("config.yaml"),
+        format!("model:\n  provider: custom\n  base_url: {}\n  default: mock-model\n", mock.url()),
+    )
+    .unwrap();
+    let cwd = tempfile::tempdir().unwrap();
+    let mut d = Driver::spawn(&binary, home.path());
+    let pid = d.child.id();
+    let id = d.send("initialize", json!({"protocolVersion": 1, "clientCapabilities": {}}));
+    d.wait(id);
+    // Warm-up: the database opens in the background and the runtime grows its pools on first
+    // use; the baseline is taken once a session has been created, used and closed.
+    let id = d.send("session/new", json!({"cwd": cwd.path(), "mcpServers": []}));
+    let warm = d.wait(id)["result"]["sessionId"].as_str().unwrap().to_string();
+    let id = d.send("session/prompt", json!({"sessionId": warm, "prompt": [{"type": "text", "text": "hi"}]}));
+    d.wait(id);
+    let id = d.send("session/close", json!({"sessionId": warm}));
+    d.wait(id);
+    let baseline = measure(pid);
+    let started = Instant::now();
+    let (mut cancelled, mut completed) = (0usize, 0usize);
+    let mut rng = fastrand::Rng::with_seed(7);
+    for s in 0..sessions {
+        let id = d.send("session/new", json!({"cwd": cwd.path(), "mcpServers": []}));
+        let sid = d.wait(id)["result"]["sessionId"].as_str().unwrap().to_string();
+        for p in 0..prompts {
+            // A foreground command and a background process each turn, then the fallback text.
+            mock.push(mock_llm::tool_calls(&[
+                (&format!("f{s}_{p}"), "terminal", json!({"command": "echo soak && sleep 0.02"})),
+                (
+                    &format!("b{s}_{p}"),
+                    "terminal",
+                    json!({"command": "sleep 30", "background": true}),
+                ),
+            ]));
+            let id = d.send(
+                "session/prompt",
+                json!({"sessionId": sid, "prompt": [{"type": "text", "text": "work"}]}),
+            );
+            if rng.u8(..10) == 0 {
+                std::thread::sleep(Duration::from_millis(rng.u64(0..15)));
+                d.notify("session/cancel", json!({"sessionId": sid}));
+            }
+            match d.wait(id)["result"]["stopReason"].as_str() {
+                Some("cancelled") => cancelled += 1,
+                _ => completed += 1,
+            }
+        }
+        let id = d.send("session/close", json!({"sessionId": sid}));
+        d.wait(id);
+    }
+    let elapsed = started.elapsed();
+    let end = measure(pid);
+    println!("hermes-acp soak: {sessions} sessions × {prompts} prompts in {elapsed:.1?}");
+    println!("  prompts completed {completed}, cancelled {cancelled}");
+    println!("  peak RSS      {} kB (after warm-up: {} kB)", end.0, baseline.0);
+    println!("  open fds      {} (after warm-up: {})", end.1, baseline.1);
+    println!("  child procs   {} (after warm-up: {})", end.2, baseline.2);
+    drop(d.child.stdin.take());
+    let exit = d.child.wait().expect("agent exits");
+    println!("  exit          {exit} after stdin closed");
+    assert_eq!(end.1, baseline.1, "file descriptors leaked");
+    assert_eq!(end.2, baseline.2, "processes left behind");
+}
