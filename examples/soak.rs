@@ -72,7 +72,10 @@ impl Driver {
     /// Waits for the response to `id`, answering permission requests with allow_once.
     fn wait(&mut self, id: u64) -> Value {
         loop {
-            let msg = self.lines.recv_timeout(Duration::from_secs(120)).expect("agent answered");
+            let msg = self
+                .lines
+                .recv_timeout(Duration::from_secs(120))
+                .expect("agent answered");
             if msg.get("method").is_some() && msg.get("id").is_some() {
                 let answer = json!({"jsonrpc": "2.0", "id": msg["id"],
                     "result": {"outcome": {"outcome": "selected", "optionId": "allow_once"}}});
@@ -94,7 +97,9 @@ fn measure(pid: u32) -> (u64, usize, usize) {
         .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(str::to_string))
         .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
         .unwrap_or(0);
-    let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).map(|d| d.count()).unwrap_or(0);
+    let fds = std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .map(|d| d.count())
+        .unwrap_or(0);
     (rss, fds, descendants(pid).len())
 }
 
@@ -102,8 +107,12 @@ fn measure(pid: u32) -> (u64, usize, usize) {
 fn descendants(pid: u32) -> Vec<u32> {
     let mut parents = std::collections::HashMap::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{child}/stat")) else { continue };
+        let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{child}/stat")) else {
+            continue;
+        };
         let fields: Vec<&str> = stat.rsplit(')').next().unwrap_or("").split_whitespace().collect();
         if let (Some(state), Some(ppid)) = (fields.first(), fields.get(1).and_then(|p| p.parse::<u32>().ok()))
             && *state != "Z"
@@ -133,7 +142,10 @@ fn main() {
     let home = tempfile::tempdir().unwrap();
     std::fs::write(
         home.path().join("config.yaml"),
-        format!("model:\n  provider: custom\n  base_url: {}\n  default: mock-model\n", mock.url()),
+        format!(
+            "model:\n  provider: custom\n  base_url: {}\n  default: mock-model\n",
+            mock.url()
+        ),
     )
     .unwrap();
     let cwd = tempfile::tempdir().unwrap();
@@ -145,7 +157,10 @@ fn main() {
     // use; the baseline is taken once a session has been created, used and closed.
     let id = d.send("session/new", json!({"cwd": cwd.path(), "mcpServers": []}));
     let warm = d.wait(id)["result"]["sessionId"].as_str().unwrap().to_string();
-    let id = d.send("session/prompt", json!({"sessionId": warm, "prompt": [{"type": "text", "text": "hi"}]}));
+    let id = d.send(
+        "session/prompt",
+        json!({"sessionId": warm, "prompt": [{"type": "text", "text": "hi"}]}),
+    );
     d.wait(id);
     let id = d.send("session/close", json!({"sessionId": warm}));
     d.wait(id);
@@ -159,7 +174,11 @@ fn main() {
         for p in 0..prompts {
             // A foreground command and a background process each turn, then the fallback text.
             mock.push(mock_llm::tool_calls(&[
-                (&format!("f{s}_{p}"), "terminal", json!({"command": "echo soak && sleep 0.02"})),
+                (
+                    &format!("f{s}_{p}"),
+                    "terminal",
+                    json!({"command": "echo soak && sleep 0.02"}),
+                ),
                 (
                     &format!("b{s}_{p}"),
                     "terminal",
