@@ -20,9 +20,10 @@ fn require_landlock() {
     );
 }
 
-/// A scratch dir outside the process temp dir (which sandboxed commands may write to).
+/// A scratch dir outside the project and outside the agent's own temp dir (which sandboxed
+/// commands may write to; see [`run_terminal`]).
 fn outside_dir() -> tempfile::TempDir {
-    tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap()
+    tempfile::tempdir().unwrap()
 }
 
 /// Runs one prompt per command, each model turn a single `terminal` call, all in one session;
@@ -32,7 +33,14 @@ async fn run_terminal(home: &TestHome, env: &[(&str, &str)], commands: &[&str]) 
     let config = home.path().join("config.yaml");
     let text = std::fs::read_to_string(&config).unwrap();
     std::fs::write(&config, text.replace("http://placeholder", &mock.url())).unwrap();
-    let mut agent = AgentProcess::spawn(home.path(), env).await;
+    // The agent gets a temp dir of its own: the sandbox lets commands write to the temp dir,
+    // and a checkout may itself live under /tmp.
+    let agent_tmp = home.path().join("tmp");
+    std::fs::create_dir_all(&agent_tmp).unwrap();
+    let agent_tmp = agent_tmp.display().to_string();
+    let mut env = env.to_vec();
+    env.push(("TMPDIR", &agent_tmp));
+    let mut agent = AgentProcess::spawn(home.path(), &env).await;
     agent.initialize().await;
     let session = agent.new_session(&home.cwd()).await;
     let mut results = Vec::new();
