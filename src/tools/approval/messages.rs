@@ -63,11 +63,3 @@ pub fn cancelled_message() -> String {
 pub fn approved_note(description: &str) -> String {
     format!("Command required approval ({description}) and was approved by the user.")
 }
-
-/// Block reason for `sudo -S` without a configured SUDO_PASSWORD (Hermes pipeline step 3).
-pub fn sudo_stdin_message() -> String {
-    "BLOCKED: sudo password guessing via stdin (sudo -S). Do not pipe passwords to 'sudo -S' — \
-     this is a brute-force attack vector. Set SUDO_PASSWORD in your .env file if the agent \
-     needs passwordless sudo, or run the sudo command manually in your own terminal."
-        .to_string()
-}

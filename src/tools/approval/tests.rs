@@ -1,6 +1,6 @@
 //! Block and denial texts follow Hermes' wording shapes.
 
-use super::super::{
+use super::{
     MALFORMED_EXEC_DESCRIPTION, PARSER_LIMIT_DESCRIPTION, approved_note, cancelled_message, denied_message,
     hardline_message,
 };
