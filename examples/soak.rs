@@ -90,13 +90,18 @@ impl Driver {
     }
 }
 
-/// (peak RSS kB, open fds, processes whose parent is `pid` or one of its descendants)
-fn measure(pid: u32) -> (u64, usize, usize) {
-    let rss = std::fs::read_to_string(format!("/proc/{pid}/status"))
+/// A `/proc/<pid>/status` figure in kB (`VmHWM:` peak RSS, `VmRSS:` current RSS).
+fn status_kb(pid: u32, key: &str) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(str::to_string))
+        .and_then(|s| s.lines().find(|l| l.starts_with(key)).map(str::to_string))
         .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
-        .unwrap_or(0);
+        .unwrap_or(0)
+}
+
+/// (current RSS kB, open fds, processes whose parent is `pid` or one of its descendants)
+fn measure(pid: u32) -> (u64, usize, usize) {
+    let rss = status_kb(pid, "VmRSS:");
     let fds = std::fs::read_dir(format!("/proc/{pid}/fd"))
         .map(|d| d.count())
         .unwrap_or(0);
@@ -205,7 +210,8 @@ fn main() {
     let end = measure(pid);
     println!("hermes-acp soak: {sessions} sessions × {prompts} prompts in {elapsed:.1?}");
     println!("  prompts completed {completed}, cancelled {cancelled}");
-    println!("  peak RSS      {} kB (after warm-up: {} kB)", end.0, baseline.0);
+    println!("  peak RSS      {} kB", status_kb(pid, "VmHWM:"));
+    println!("  current RSS   {} kB (after warm-up: {} kB)", end.0, baseline.0);
     println!("  open fds      {} (after warm-up: {})", end.1, baseline.1);
     println!("  child procs   {} (after warm-up: {})", end.2, baseline.2);
     drop(d.child.stdin.take());
