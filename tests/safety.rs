@@ -36,41 +36,45 @@ fn tool_results(mock: &MockLlm) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Runs git in `dir` with a fixed identity and no user configuration.
+fn git(dir: &Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@t")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@t")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+}
+
+/// One model response calling `terminal` once per command, ids `<prefix><index>`.
+fn terminal_calls(prefix: &str, commands: &[&str]) -> mock_llm::Reply {
+    let calls: Vec<(String, Value)> = commands
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (format!("{prefix}{i}"), json!({"command": c})))
+        .collect();
+    let refs: Vec<(&str, &str, Value)> = calls
+        .iter()
+        .map(|(id, args)| (id.as_str(), "terminal", args.clone()))
+        .collect();
+    mock_llm::tool_calls(&refs)
+}
+
 /// A project with files to lose: `f`, `dir/x`, a git repository with one commit, `k` files.
 fn fixture(project: &Path) {
     std::fs::write(project.join("f"), "keep me\n").unwrap();
     std::fs::create_dir_all(project.join("dir/d")).unwrap();
     std::fs::write(project.join("dir/x"), "x\n").unwrap();
     std::fs::write(project.join("dir/d/k"), "k\n").unwrap();
-    let git = |args: &[&str]| {
-        let status = std::process::Command::new("git")
-            .args(args)
-            .current_dir(project)
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .env("GIT_AUTHOR_NAME", "t")
-            .env("GIT_AUTHOR_EMAIL", "t@t")
-            .env("GIT_COMMITTER_NAME", "t")
-            .env("GIT_COMMITTER_EMAIL", "t@t")
-            .output()
-            .unwrap();
-        assert!(status.status.success(), "git {args:?}: {status:?}");
-    };
-    git(&["init", "-q", "repo"]);
+    git(project, &["init", "-q", "repo"]);
     std::fs::write(project.join("repo/tracked"), "v1\n").unwrap();
     let repo = project.join("repo");
-    let git_repo = |args: &[&str]| {
-        let out = std::process::Command::new("git")
-            .args(args)
-            .current_dir(&repo)
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .env("GIT_AUTHOR_NAME", "t")
-            .env("GIT_AUTHOR_EMAIL", "t@t")
-            .env("GIT_COMMITTER_NAME", "t")
-            .env("GIT_COMMITTER_EMAIL", "t@t")
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "git {args:?}: {out:?}");
-    };
+    let git_repo = |args: &[&str]| git(&repo, args);
     git_repo(&["add", "tracked"]);
     git_repo(&["commit", "-q", "-m", "one"]);
     git_repo(&["branch", "x"]);
@@ -169,16 +173,7 @@ async fn destructive_commands_ask_in_every_mode_and_never_run_when_denied() {
         agent
             .request("session/set_mode", json!({"sessionId": session, "modeId": mode}))
             .await;
-        let calls: Vec<(String, Value)> = DESTRUCTIVE
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (format!("{mode}_{i}"), json!({"command": c})))
-            .collect();
-        let refs_to: Vec<(&str, &str, Value)> = calls
-            .iter()
-            .map(|(id, args)| (id.as_str(), "terminal", args.clone()))
-            .collect();
-        mock.push(mock_llm::tool_calls(&refs_to));
+        mock.push(terminal_calls(&format!("{mode}_"), DESTRUCTIVE));
         mock.push(mock_llm::text(&["tried"]));
         agent.prompt(&session, "destroy").await;
         let asked = permission_requests(&agent).len();
@@ -234,16 +229,7 @@ async fn everyday_commands_run_without_asking() {
     agent.initialize().await;
     agent.permission_policy = PermissionPolicy::Select("deny");
     let session = agent.new_session(&home.cwd()).await;
-    let calls: Vec<(String, Value)> = EVERYDAY
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (format!("e{i}"), json!({"command": c})))
-        .collect();
-    let refs_to: Vec<(&str, &str, Value)> = calls
-        .iter()
-        .map(|(id, args)| (id.as_str(), "terminal", args.clone()))
-        .collect();
-    mock.push(mock_llm::tool_calls(&refs_to));
+    mock.push(terminal_calls("e", EVERYDAY));
     mock.push(mock_llm::text(&["worked"]));
     agent.prompt(&session, "work").await;
     let asked: Vec<String> = permission_requests(&agent)

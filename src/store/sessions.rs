@@ -1,6 +1,8 @@
 //! Session and message rows: create, patch, append, load, list, fork, delete, full-text search.
 //! Messages are stored as their JSON body plus a searchable text column; rows marked inactive
 //! (compacted) stay for search and history but are not loaded into the live conversation.
+//! Slightly over 400 lines: one SQL table pair and its mapper; the single row type the store
+//! is to get (issue "One owner per concern") is the split that makes sense, not a cut now.
 
 use rusqlite::{Connection, OptionalExtension, params};
 

@@ -5,6 +5,7 @@
 
 mod compaction;
 mod lifecycle;
+mod listing;
 mod mcp;
 mod prompt;
 mod records;
@@ -20,7 +21,7 @@ use crate::agent::compress::CompressionConfig;
 use crate::agent::{AgentError, Sink};
 use crate::config::{Config, ProviderSettings};
 use crate::llm::{Provider, RetryPolicy};
-use crate::store::{SessionPatch, Store, StoreError, iso8601};
+use crate::store::{SessionPatch, Store, StoreError};
 use crate::tools::{Approver, FileSystem, TerminalHost, ToolRegistry, ToolServices};
 use crate::transcript::Role;
 
@@ -368,37 +369,5 @@ impl SessionManager {
             )
             .await?;
         Ok(Some(title))
-    }
-
-    /// Sessions with history, newest first.
-    pub async fn list(
-        &self,
-        cwd: Option<&Path>,
-        cursor: Option<String>,
-    ) -> Result<(Vec<SessionSummary>, Option<String>), SessionError> {
-        let page = self
-            .store
-            .list_sessions(cwd.map(|c| c.display().to_string()), cursor, LIST_PAGE_SIZE)
-            .await?;
-        let summaries = page
-            .sessions
-            .into_iter()
-            .map(|r| SessionSummary {
-                title: r
-                    .title
-                    .clone()
-                    .or_else(|| r.preview.as_deref().map(title_from).filter(|t| !t.is_empty()))
-                    .unwrap_or_else(|| {
-                        Path::new(&r.cwd)
-                            .file_name()
-                            .map(|n| n.to_string_lossy().into_owned())
-                            .unwrap_or_else(|| "New thread".into())
-                    }),
-                updated_at: iso8601(r.updated_at),
-                cwd: r.cwd,
-                id: r.id,
-            })
-            .collect();
-        Ok((summaries, page.next_cursor))
     }
 }
