@@ -18,5 +18,6 @@ pub mod session;
 pub mod signals;
 pub mod store;
 pub mod sync;
+pub mod text;
 pub mod tools;
 pub mod transcript;
