@@ -66,7 +66,7 @@ impl PatchTool {
         };
         let raw_path = args.get("path").and_then(Value::as_str).filter(|p| !p.is_empty());
         let patch_text = args.get("patch").and_then(Value::as_str);
-        let cross_profile = file_io::arg_bool(&args, "cross_profile", false);
+        let cross_profile = crate::tools::args::boolean(&args, "cross_profile", false);
 
         // Every path the call names is checked before anything else, as Hermes does.
         let mut named: Vec<&str> = raw_path.into_iter().collect();

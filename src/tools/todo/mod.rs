@@ -9,7 +9,7 @@ use futures::future::BoxFuture;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::terminal::args::python_type_name;
+use super::args::python_type_name;
 use super::{Tool, ToolContext, ToolOutput};
 use crate::sync::lock;
 
