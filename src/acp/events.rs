@@ -1,7 +1,7 @@
 //! The event bridge: turns a running turn's `AgentEvent`s into `session/update` notifications,
 //! in order, as they happen. It remembers which cards are open so that every card that started
-//! also ends — a cancel, a provider error or a panic closes the rest as failed before the
-//! prompt responds. Completions are paired by call id; when an event lacks one, the oldest open
+//! also ends — a cancel or a provider error closes the rest as failed before the prompt
+//! responds. (A panicking turn does not get there: its prompt answers with an internal error.) Completions are paired by call id; when an event lacks one, the oldest open
 //! card of that tool name is used (the reference's FIFO rule).
 
 use std::collections::{HashMap, VecDeque};
