@@ -328,7 +328,7 @@ async fn forward_stderr(server: String, stderr: tokio::process::ChildStderr, tai
 }
 
 fn stderr_suffix(tail: &Mutex<VecDeque<String>>) -> String {
-    let tail = lock(&tail);
+    let tail = lock(tail);
     let lines: Vec<&str> = tail
         .iter()
         .map(String::as_str)

@@ -130,7 +130,7 @@ impl<'a, T> Batch<'a, T> {
 
 impl<T> Drop for Batch<'_, T> {
     fn drop(&mut self) {
-        let mut shared = lock(&self.sink);
+        let mut shared = lock(self.sink);
         shared.append(&mut self.items);
     }
 }
