@@ -17,5 +17,7 @@ pub mod safety;
 pub mod session;
 pub mod signals;
 pub mod store;
+pub mod sync;
+pub mod text;
 pub mod tools;
 pub mod transcript;

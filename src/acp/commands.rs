@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 use super::state::AcpState;
 use crate::agent::Sink;
 use crate::session::Session;
+use crate::text::thousands;
 use crate::transcript::Role;
 
 struct Command {
@@ -280,23 +281,11 @@ async fn context(state: &AcpState, session: &Session) -> String {
         count(Role::Tool),
         count(Role::System),
         settings.model,
-        thousands(used),
-        thousands(window),
+        thousands(used as u64),
+        thousands(window as u64),
         used as f64 * 100.0 / window.max(1) as f64
     ) + "\n"
         + &crate::agent::compress::replies::context_lines(state.manager.compression(), used as u64, window as u64)
-}
-
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -304,14 +293,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn help_lists_every_command_and_thousands_group() {
+    fn help_lists_every_command() {
         let text = help();
         assert!(text.starts_with("Available commands:\n\n  /help        Show available commands\n"));
         for name in ["compact", "steer", "queue", "permissions", "model", "reset"] {
             assert!(text.contains(&format!("  /{name} ")), "/help lists /{name}");
         }
         assert!(text.ends_with("Unrecognized /commands are sent to the model as normal messages."));
-        assert_eq!(thousands(1234567), "1,234,567");
-        assert_eq!(thousands(12), "12");
     }
 }

@@ -1,7 +1,7 @@
 //! The event bridge: turns a running turn's `AgentEvent`s into `session/update` notifications,
 //! in order, as they happen. It remembers which cards are open so that every card that started
-//! also ends — a cancel, a provider error or a panic closes the rest as failed before the
-//! prompt responds. Completions are paired by call id; when an event lacks one, the oldest open
+//! also ends — a cancel or a provider error closes the rest as failed before the prompt
+//! responds. (A panicking turn does not get there: its prompt answers with an internal error.) Completions are paired by call id; when an event lacks one, the oldest open
 //! card of that tool name is used (the reference's FIFO rule).
 
 use std::collections::{HashMap, VecDeque};
@@ -19,6 +19,7 @@ use serde_json::Value;
 use super::cards;
 use crate::agent::compress::CompactionEvent;
 use crate::agent::{AgentEvent, EventSink};
+use crate::sync::lock;
 
 /// Open cards of one turn.
 #[derive(Default)]
@@ -73,7 +74,7 @@ impl AcpEventSink {
 
     /// Closes every card still open as failed, with `reason`.
     pub fn close_open_cards(&self, reason: &str) {
-        let open = std::mem::take(&mut *self.open.lock().unwrap_or_else(|p| p.into_inner()));
+        let open = std::mem::take(&mut *lock(&self.open));
         let mut ids: Vec<String> = open.args.into_keys().collect();
         ids.sort();
         for id in ids {
@@ -82,7 +83,7 @@ impl AcpEventSink {
     }
 
     fn open_card(&self, call_id: &str, name: &str, args: &Value) {
-        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        let mut open = lock(&self.open);
         open.by_name
             .entry(name.to_string())
             .or_default()
@@ -92,7 +93,7 @@ impl AcpEventSink {
 
     /// The card a completion closes: its own id when open, else the oldest open card of `name`.
     fn take_card(&self, call_id: &str, name: &str) -> Option<String> {
-        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        let mut open = lock(&self.open);
         let id = if open.args.contains_key(call_id) {
             call_id.to_string()
         } else {

@@ -352,12 +352,9 @@ pub fn text_block(text: &str) -> ToolCallContent {
 
 /// Caps text for UI safety with a "(N chars total, truncated)" marker.
 pub fn cap(text: &str, max: usize) -> String {
-    let total = text.chars().count();
-    if total <= max {
-        return text.to_string();
-    }
-    let keep: String = text.chars().take(max.saturating_sub(100)).collect();
-    format!("{keep}\n... ({total} chars total, truncated)")
+    crate::text::cap_with(text, max, max.saturating_sub(100), |total| {
+        format!("\n... ({total} chars total, truncated)")
+    })
 }
 
 fn shorten(text: &str, limit: usize, keep: usize) -> String {

@@ -1,6 +1,7 @@
-//! The `Agent.v1()` builder: one small closure per ACP method, each delegating to a handler
-//! function in `handlers`. Work that may take more than a moment runs on a tokio task that owns
-//! the responder, so the dispatch loop keeps serving other sessions and `session/cancel`.
+//! The `Agent.v1()` builder as a table: one line per ACP method naming how its reply is made
+//! and the handler in `handlers` that makes it. Work that may take more than a moment runs on
+//! a tokio task that owns the responder, so the dispatch loop keeps serving other sessions and
+//! `session/cancel`. Every request runs inside a `request` span (method, id).
 
 use std::future::Future;
 use std::sync::Arc;
@@ -14,178 +15,118 @@ use agent_client_protocol::v1::schema::{
 use agent_client_protocol::{
     Agent, Client, ConnectTo, Error, JsonRpcResponse, on_receive_notification, on_receive_request,
 };
+use tracing::Instrument;
 
-use super::handlers;
+use super::handlers::{lifecycle, prompt, sessions, settings};
 use super::state::AcpState;
 use super::wire::{self, WireLimits};
 
-/// Answers `responder` from a tokio task running `work`.
-fn spawn_reply<T, F>(responder: Responder<T>, work: F)
-where
-    T: JsonRpcResponse + Send + 'static,
-    F: Future<Output = Result<T, Error>> + Send + 'static,
-{
-    tokio::spawn(async move {
-        if let Err(e) = responder.respond_with_result(work.await) {
-            tracing::debug!(error = %e, "could not send a response (connection closing?)");
-        }
-    });
+/// Sends `result` as the answer; a failure only means the connection is closing.
+fn reply<T: JsonRpcResponse>(responder: Responder<T>, result: Result<T, Error>) {
+    if let Err(e) = responder.respond_with_result(result) {
+        tracing::debug!(error = %e, "could not send a response (connection closing?)");
+    }
 }
 
-/// Answers `responder` with `work` after every earlier settings change (arrival order).
-fn serial_reply<T, F>(state: &AcpState, responder: Responder<T>, work: F)
-where
-    T: JsonRpcResponse + Send + 'static,
-    F: Future<Output = Result<T, Error>> + Send + 'static,
-{
-    state.serially(Box::pin(async move {
-        if let Err(e) = responder.respond_with_result(work.await) {
-            tracing::debug!(error = %e, "could not send a response (connection closing?)");
-        }
-    }));
+/// The span every request runs in, so the log lines of one request read together.
+fn request_span<T: JsonRpcResponse>(responder: &Responder<T>) -> tracing::Span {
+    tracing::info_span!("request", method = responder.method(), id = ?responder.id())
+}
+
+/// Registers one ACP request on the builder. The reply modes:
+/// - `now`: `fn(&AcpState, Req) -> Result<Resp, Error>`, answered on the dispatch loop (cheap);
+/// - `task`: `async fn(&AcpState, Req) -> Result<Resp, Error>`, answered from its own task;
+/// - `serial`: `async fn(&AcpState, Req, cx) -> Result<Resp, Error>`, queued behind earlier
+///   settings changes (arrival order), answered when done;
+/// - `owns`: `async fn(&AcpState, Req, Responder, cx)` on its own task, answering itself (it
+///   sends notifications that must follow the answer);
+/// - `starts`: `fn(Arc<AcpState>, Req, Responder, cx)` on the dispatch loop, answering itself
+///   (it admits the prompt before any other message is read, then spawns).
+macro_rules! route {
+    ($agent:expr, $state:expr, now $req:ty => $handler:path) => {{
+        let state = $state.clone();
+        $agent.on_receive_request(
+            async move |req: $req, responder, _cx| {
+                let _span = request_span(&responder).entered();
+                reply(responder, $handler(&state, req));
+                Ok(())
+            },
+            on_receive_request!(),
+        )
+    }};
+    ($agent:expr, $state:expr, task $req:ty => $handler:path) => {{
+        let state = $state.clone();
+        $agent.on_receive_request(
+            async move |req: $req, responder, _cx| {
+                let (state, span) = (state.clone(), request_span(&responder));
+                tokio::spawn(async move { reply(responder, $handler(&state, req).await) }.instrument(span));
+                Ok(())
+            },
+            on_receive_request!(),
+        )
+    }};
+    ($agent:expr, $state:expr, serial $req:ty => $handler:path) => {{
+        let state = $state.clone();
+        $agent.on_receive_request(
+            async move |req: $req, responder, cx| {
+                let (queue, span) = (state.clone(), request_span(&responder));
+                let state = state.clone();
+                let work = async move { reply(responder, $handler(&state, req, cx).await) };
+                queue.serially(Box::pin(work.instrument(span)));
+                Ok(())
+            },
+            on_receive_request!(),
+        )
+    }};
+    ($agent:expr, $state:expr, owns $req:ty => $handler:path) => {{
+        let state = $state.clone();
+        $agent.on_receive_request(
+            async move |req: $req, responder, cx| {
+                let (state, span) = (state.clone(), request_span(&responder));
+                tokio::spawn(async move { $handler(&state, req, responder, cx).await }.instrument(span));
+                Ok(())
+            },
+            on_receive_request!(),
+        )
+    }};
+    ($agent:expr, $state:expr, starts $req:ty => $handler:path) => {{
+        let state = $state.clone();
+        $agent.on_receive_request(
+            async move |req: $req, responder, cx| {
+                let _span = request_span(&responder).entered();
+                $handler(state.clone(), req, responder, cx);
+                Ok(())
+            },
+            on_receive_request!(),
+        )
+    }};
 }
 
 /// The ACP agent over `state`, ready to connect to a transport.
 pub fn agent(state: Arc<AcpState>) -> impl ConnectTo<Client> {
-    let (s1, s2, s3, s4, s5, s6, s7) = (
-        state.clone(),
-        state.clone(),
-        state.clone(),
-        state.clone(),
-        state.clone(),
-        state.clone(),
-        state.clone(),
-    );
-    let (s8, s9, s10, s11, s12, s13, s14) = (
-        state.clone(),
-        state.clone(),
-        state.clone(),
-        state.clone(),
-        state.clone(),
-        state.clone(),
-        state,
-    );
-    Agent
-        .v1()
-        .name("hermes-acp")
-        .on_receive_request(
-            async move |req: InitializeRequest, responder, _cx| {
-                responder.respond(handlers::lifecycle::initialize(&s1, req))
-            },
-            on_receive_request!(),
-        )
-        .on_receive_request(
-            async move |req: AuthenticateRequest, responder, _cx| {
-                let state = s2.clone();
-                spawn_reply(responder, async move {
-                    handlers::lifecycle::authenticate(&state, req).await
-                });
-                Ok(())
-            },
-            on_receive_request!(),
-        )
-        .on_receive_request(
-            async move |_req: LogoutRequest, responder, _cx| {
-                responder.respond_with_result(handlers::lifecycle::logout(&s3))
-            },
-            on_receive_request!(),
-        )
-        .on_receive_request(
-            async move |req: NewSessionRequest, responder, cx| {
-                let state = s4.clone();
-                tokio::spawn(async move { handlers::sessions::new_session(&state, req, responder, cx).await });
-                Ok(())
-            },
-            on_receive_request!(),
-        )
-        .on_receive_request(
-            async move |req: LoadSessionRequest, responder, cx| {
-                let state = s5.clone();
-                tokio::spawn(async move { handlers::sessions::load_session(&state, req, responder, cx).await });
-                Ok(())
-            },
-            on_receive_request!(),
-        )
-        .on_receive_request(
-            async move |req: ResumeSessionRequest, responder, cx| {
-                let state = s6.clone();
-                tokio::spawn(async move { handlers::sessions::resume_session(&state, req, responder, cx).await });
-                Ok(())
-            },
-            on_receive_request!(),
-        )
-        .on_receive_request(
-            async move |req: ForkSessionRequest, responder, cx| {
-                let state = s7.clone();
-                tokio::spawn(async move { handlers::sessions::fork_session(&state, req, responder, cx).await });
-                Ok(())
-            },
-            on_receive_request!(),
-        )
-        .on_receive_request(
-            async move |req: ListSessionsRequest, responder, _cx| {
-                let state = s8.clone();
-                spawn_reply(responder, async move {
-                    handlers::sessions::list_sessions(&state, req).await
-                });
-                Ok(())
-            },
-            on_receive_request!(),
-        )
-        .on_receive_request(
-            async move |req: CloseSessionRequest, responder, _cx| {
-                let state = s9.clone();
-                spawn_reply(responder, async move {
-                    handlers::sessions::close_session(&state, req).await
-                });
-                Ok(())
-            },
-            on_receive_request!(),
-        )
-        .on_receive_request(
-            async move |req: DeleteSessionRequest, responder, _cx| {
-                let state = s10.clone();
-                spawn_reply(responder, async move {
-                    handlers::sessions::delete_session(&state, req).await
-                });
-                Ok(())
-            },
-            on_receive_request!(),
-        )
-        .on_receive_request(
-            async move |req: SetSessionConfigOptionRequest, responder, cx| {
-                let state = s11.clone();
-                serial_reply(&s11, responder, async move {
-                    handlers::settings::set_config_option(&state, req, cx).await
-                });
-                Ok(())
-            },
-            on_receive_request!(),
-        )
-        .on_receive_request(
-            async move |req: SetSessionModeRequest, responder, cx| {
-                let state = s12.clone();
-                serial_reply(&s12, responder, async move {
-                    handlers::settings::set_mode(&state, req, cx).await
-                });
-                Ok(())
-            },
-            on_receive_request!(),
-        )
-        .on_receive_request(
-            async move |req: PromptRequest, responder, cx| {
-                handlers::prompt::start_prompt(s13.clone(), req, responder, cx);
-                Ok(())
-            },
-            on_receive_request!(),
-        )
-        .on_receive_notification(
-            async move |n: CancelNotification, _cx| {
-                handlers::prompt::cancel(&s14, &n.session_id.0);
-                Ok(())
-            },
-            on_receive_notification!(),
-        )
+    let agent = Agent.v1().name("hermes-acp");
+    let agent = route!(agent, state, now InitializeRequest => lifecycle::initialize);
+    let agent = route!(agent, state, task AuthenticateRequest => lifecycle::authenticate);
+    let agent = route!(agent, state, now LogoutRequest => lifecycle::logout);
+    let agent = route!(agent, state, owns NewSessionRequest => sessions::new_session);
+    let agent = route!(agent, state, owns LoadSessionRequest => sessions::load_session);
+    let agent = route!(agent, state, owns ResumeSessionRequest => sessions::resume_session);
+    let agent = route!(agent, state, owns ForkSessionRequest => sessions::fork_session);
+    let agent = route!(agent, state, task ListSessionsRequest => sessions::list_sessions);
+    let agent = route!(agent, state, task CloseSessionRequest => sessions::close_session);
+    let agent = route!(agent, state, task DeleteSessionRequest => sessions::delete_session);
+    let agent = route!(agent, state, serial SetSessionConfigOptionRequest => settings::set_config_option);
+    let agent = route!(agent, state, serial SetSessionModeRequest => settings::set_mode);
+    let agent = route!(agent, state, starts PromptRequest => prompt::start_prompt);
+    // The one notification: cancelling must never wait behind anything.
+    agent.on_receive_notification(
+        async move |n: CancelNotification, _cx| {
+            let _span = tracing::info_span!("notification", method = "session/cancel").entered();
+            prompt::cancel(&state, &n.session_id.0);
+            Ok(())
+        },
+        on_receive_notification!(),
+    )
 }
 
 /// Serves ACP on stdin/stdout until the editor closes stdin or `shutdown` completes (a

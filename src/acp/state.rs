@@ -9,6 +9,7 @@ use futures::future::BoxFuture;
 use tokio::sync::mpsc;
 
 use crate::session::SessionManager;
+use crate::sync::lock;
 
 /// Shared by every handler.
 pub struct AcpState {
@@ -46,11 +47,11 @@ impl AcpState {
     }
 
     pub fn set_client_caps(&self, caps: ClientCapabilities) {
-        *self.client_caps.lock().unwrap_or_else(|p| p.into_inner()) = caps;
+        *lock(&self.client_caps) = caps;
     }
 
     pub fn client_caps(&self) -> ClientCapabilities {
-        self.client_caps.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        lock(&self.client_caps).clone()
     }
 
     /// Whether the client renders `compaction_update` / `compaction_summary_chunk`.

@@ -12,6 +12,7 @@ use super::compress::{self, AutoCompaction, CompactionOutcome, CompressError, Co
 use super::{AgentError, AgentEvent, Sink};
 use crate::llm::Provider;
 use crate::store::Store;
+use crate::sync::lock;
 use crate::transcript::Message;
 
 /// What a turn needs to compact.
@@ -46,7 +47,7 @@ impl CompactionSettings {
     }
 
     fn auto(&self) -> std::sync::MutexGuard<'_, AutoCompaction> {
-        self.auto.lock().unwrap_or_else(|p| p.into_inner())
+        lock(&self.auto)
     }
 
     /// After a model call: the real prompt size it reported.

@@ -8,6 +8,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::llm::RetryNotice;
+use crate::sync::lock;
 use crate::tools::ToolOutput;
 
 /// One thing that happened during a turn.
@@ -68,7 +69,7 @@ pub struct RecordingSink(pub std::sync::Mutex<Vec<AgentEvent>>);
 
 impl EventSink for RecordingSink {
     fn emit(&self, event: AgentEvent) {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).push(event);
+        lock(&self.0).push(event);
     }
 }
 

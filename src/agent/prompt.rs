@@ -112,11 +112,9 @@ pub fn context_files(cwd: &Path) -> Vec<(PathBuf, String)> {
 }
 
 fn cap(text: &str) -> String {
-    if text.chars().count() <= CONTEXT_FILE_MAX_CHARS {
-        return text.to_string();
-    }
-    let cut: String = text.chars().take(CONTEXT_FILE_MAX_CHARS).collect();
-    format!("{cut}\n\n[truncated to {CONTEXT_FILE_MAX_CHARS} characters]")
+    crate::text::cap_with(text, CONTEXT_FILE_MAX_CHARS, CONTEXT_FILE_MAX_CHARS, |_| {
+        format!("\n\n[truncated to {CONTEXT_FILE_MAX_CHARS} characters]")
+    })
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
+use tracing::Instrument;
 
 use super::events::{AgentEvent, arguments_value};
 use super::turn::TurnContext;
@@ -80,6 +81,7 @@ async fn run_batch(
                 state: ctx.tool_state.clone(),
                 services: ctx.services.clone(),
             };
+            let span = tracing::info_span!("tool", name = %call.name, call_id = %call.id);
             async move {
                 ctx.events.emit(AgentEvent::ToolRunning {
                     call_id: call.id.clone(),
@@ -89,6 +91,7 @@ async fn run_batch(
                 let output = ctx.tools.dispatch(&tool_ctx, &call.name, &call.arguments).await;
                 (index, output, started.elapsed())
             }
+            .instrument(span)
         })
         .collect();
     let mut finish = |(index, output, duration): (usize, ToolOutput, std::time::Duration)| {

@@ -59,7 +59,8 @@ pub struct TurnOutcome {
     pub stop: StopReason,
     /// Tokens used by this turn's model calls (not the session's running total).
     pub usage: Usage,
-    /// Prompt tokens of the last model call: how full the context is now.
+    /// Input plus output tokens of the last model call: how full the context is now (its
+    /// answer joined the history).
     pub context_tokens: Option<u64>,
     /// Model calls made.
     pub model_calls: u32,

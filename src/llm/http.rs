@@ -91,8 +91,8 @@ fn error_chain(error: &dyn std::error::Error) -> String {
     text
 }
 
-/// Turns a non-success response into an error, reading a bounded amount of its body for the
-/// message (provider error bodies explain what is wrong: unknown model, quota, …).
+/// Turns a non-success response into an error, reading its whole body for the message
+/// (provider error bodies explain what is wrong: unknown model, quota, …).
 pub async fn status_error(provider: &str, key_hint: &str, response: reqwest::Response) -> LlmError {
     let status = response.status().as_u16();
     let retry_after = response

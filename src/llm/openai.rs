@@ -6,7 +6,7 @@ use futures::future::BoxFuture;
 use futures::{StreamExt, stream};
 use serde_json::{Value, json};
 
-use super::{ChatRequest, EventStream, LlmError, Provider, StreamEvent, http};
+use super::{ChatRequest, EventStream, LlmError, Provider, StreamEvent, http, models};
 use crate::transcript::{Message, Part, Role, Usage};
 
 /// A chat-completions endpoint.
@@ -78,38 +78,9 @@ impl Provider for OpenAiProvider {
     fn list_models(&self) -> BoxFuture<'_, Result<Vec<String>, LlmError>> {
         Box::pin(async move {
             let url = format!("{}/models", self.base_url);
-            let response = self
-                .authorize(self.client.get(&url))
-                .timeout(std::time::Duration::from_secs(3))
-                .send()
-                .await
-                .map_err(|e| http::connect_error(&self.id, &url, &e))?;
-            if !response.status().is_success() {
-                return Err(http::status_error(&self.id, &self.key_hint, response).await);
-            }
-            if http::is_html(&response) {
-                return Err(http::html_error(&self.id, &url));
-            }
-            let value: Value = response.json().await.map_err(|e| LlmError::Protocol {
-                provider: self.id.clone(),
-                message: e.to_string(),
-            })?;
-            Ok(model_ids(&value))
+            models::fetch(&self.id, &self.key_hint, self.authorize(self.client.get(&url)), &url).await
         })
     }
-}
-
-/// Model ids from a `/models` answer (`{"data": [{"id": …}]}` or Ollama's `{"models": […]}`).
-pub fn model_ids(value: &Value) -> Vec<String> {
-    let list = value
-        .get("data")
-        .or_else(|| value.get("models"))
-        .and_then(Value::as_array);
-    list.into_iter()
-        .flatten()
-        .filter_map(|m| m.get("id").or_else(|| m.get("name")).and_then(Value::as_str))
-        .map(str::to_string)
-        .collect()
 }
 
 /// The JSON body of a streaming chat-completions request.
@@ -389,11 +360,5 @@ mod tests {
         assert_eq!(body["messages"][3]["tool_call_id"], "c1");
         assert_eq!(body["stream_options"]["include_usage"], true);
         assert_eq!(body["tools"].as_array().unwrap().len(), 1);
-    }
-
-    #[test]
-    fn model_lists_from_openai_and_ollama() {
-        assert_eq!(model_ids(&json!({"data": [{"id": "a"}, {"id": "b"}]})), ["a", "b"]);
-        assert_eq!(model_ids(&json!({"models": [{"name": "llama3"}]})), ["llama3"]);
     }
 }

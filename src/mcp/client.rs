@@ -20,6 +20,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 
 use super::McpServerConfig;
 use super::sse::SseTransport;
+use crate::sync::lock;
 
 /// How many trailing stderr lines of a stdio server are kept for failure messages.
 const STDERR_TAIL_LINES: usize = 20;
@@ -318,7 +319,7 @@ async fn forward_stderr(server: String, stderr: tokio::process::ChildStderr, tai
     while let Ok(Some(line)) = lines.next_line().await {
         let line: String = line.chars().take(2000).collect();
         tracing::debug!(target: "hermes_acp::mcp::stderr", server = %server, "{line}");
-        let mut tail = tail.lock().unwrap_or_else(|p| p.into_inner());
+        let mut tail = lock(&tail);
         if tail.len() == STDERR_TAIL_LINES {
             tail.pop_front();
         }
@@ -327,7 +328,7 @@ async fn forward_stderr(server: String, stderr: tokio::process::ChildStderr, tai
 }
 
 fn stderr_suffix(tail: &Mutex<VecDeque<String>>) -> String {
-    let tail = tail.lock().unwrap_or_else(|p| p.into_inner());
+    let tail = lock(tail);
     let lines: Vec<&str> = tail
         .iter()
         .map(String::as_str)

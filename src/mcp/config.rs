@@ -123,7 +123,9 @@ fn parse_entry(name: &str, entry: &Value) -> Option<McpServerConfig> {
 }
 
 /// `args` as Hermes accepts it: a list (scalars stringified), a JSON list written as a string,
-/// or a plain string split like a shell would.
+/// or a plain string split into words by the command parser (quotes decoded, nothing
+/// expanded). A string that is not one plain command line (`a; b`, `a | b`) splits on
+/// whitespace, with a warning: the server is started without a shell either way.
 fn coerce_args(value: &Value) -> Vec<String> {
     match value {
         Value::Sequence(items) => items.iter().filter_map(scalar).collect(),
@@ -140,7 +142,13 @@ fn coerce_args(value: &Value) -> Vec<String> {
                     })
                     .collect();
             }
-            shell_split(text)
+            crate::safety::command::words(text).unwrap_or_else(|| {
+                tracing::warn!(
+                    args = text,
+                    "MCP args are not a plain command line; split on whitespace"
+                );
+                text.split_whitespace().map(str::to_string).collect()
+            })
         }
         other => scalar(other).into_iter().collect(),
     }
@@ -170,51 +178,6 @@ fn is_false(value: &Value) -> bool {
         Value::Number(n) => n.as_i64() == Some(0),
         _ => false,
     }
-}
-
-/// Splits like POSIX `sh` for the simple cases: whitespace separates, single quotes are
-/// literal, double quotes group, a backslash escapes the next character outside single quotes.
-fn shell_split(text: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut current = String::new();
-    let mut in_word = false;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' => {
-                in_word = true;
-                current.extend(chars.by_ref().take_while(|&c| c != '\''));
-            }
-            '"' => {
-                in_word = true;
-                while let Some(c) = chars.next() {
-                    match c {
-                        '"' => break,
-                        '\\' => current.extend(chars.next()),
-                        c => current.push(c),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                current.extend(chars.next());
-            }
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut current));
-                    in_word = false;
-                }
-            }
-            c => {
-                in_word = true;
-                current.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(current);
-    }
-    words
 }
 
 /// Replaces `${NAME}` with `lookup(NAME)`; unknown names and unterminated `${` stay as written.

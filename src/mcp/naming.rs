@@ -7,6 +7,8 @@
 use std::collections::HashSet;
 use std::sync::{Mutex, OnceLock};
 
+use crate::sync::lock;
+
 /// The longest function name every provider we talk to accepts (OpenAI's limit).
 pub const MAX_TOOL_NAME_LEN: usize = 64;
 
@@ -32,10 +34,7 @@ pub fn tool_name(server: &str, tool: &str) -> String {
 /// A `&'static str` for `name`, allocated at most once per distinct name.
 pub fn intern(name: &str) -> &'static str {
     static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
-    let mut names = NAMES
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|p| p.into_inner());
+    let mut names = lock(NAMES.get_or_init(Default::default));
     if let Some(existing) = names.get(name) {
         return existing;
     }

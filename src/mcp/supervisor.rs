@@ -13,6 +13,7 @@ use tokio::sync::watch;
 
 use super::client::{self, ServerConnection};
 use super::{McpOptions, McpServerConfig, McpTool, tool};
+use crate::sync::lock;
 use crate::tools::Tool;
 
 /// Waits between reconnect attempts of a server that died (the first is immediate).
@@ -162,7 +163,7 @@ impl McpSupervisor {
 
 impl Shared {
     fn entries(&self) -> MutexGuard<'_, Vec<Entry>> {
-        self.entries.lock().unwrap_or_else(|p| p.into_inner())
+        lock(&self.entries)
     }
 
     fn names_where(&self, f: impl Fn(&Status) -> bool) -> Vec<String> {

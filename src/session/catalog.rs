@@ -8,6 +8,7 @@ use std::time::Duration;
 use tokio::sync::Notify;
 
 use crate::llm::Provider;
+use crate::sync::lock;
 
 /// How long `session/new` may wait for the first `/models` answer.
 const FIRST_FETCH_WAIT: Duration = Duration::from_millis(250);
@@ -41,25 +42,20 @@ impl ModelCatalog {
                     Vec::new()
                 }
             };
-            *this.fetched.lock().unwrap_or_else(|p| p.into_inner()) = Some(models);
+            *lock(&this.fetched) = Some(models);
             this.ready.notify_waiters();
         });
     }
 
     /// The models to offer, `current` first. Waits briefly for the first fetch.
     pub async fn models(&self, current: &str) -> Vec<String> {
-        if self.fetched.lock().unwrap_or_else(|p| p.into_inner()).is_none() {
+        if lock(&self.fetched).is_none() {
             let notified = self.ready.notified();
-            if self.fetched.lock().unwrap_or_else(|p| p.into_inner()).is_none() {
+            if lock(&self.fetched).is_none() {
                 let _ = tokio::time::timeout(FIRST_FETCH_WAIT, notified).await;
             }
         }
-        let fetched = self
-            .fetched
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
-            .unwrap_or_default();
+        let fetched = lock(&self.fetched).clone().unwrap_or_default();
         let mut out: Vec<String> = Vec::new();
         let candidates = std::iter::once(current.to_string())
             .chain(self.configured.iter().cloned())

@@ -6,8 +6,9 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
+use crate::sync::lock;
 use crate::tools::{SessionToolState, ToolRegistry, Workspace};
 use crate::transcript::Message;
 
@@ -149,7 +150,3 @@ impl Session {
 
 /// How long closing waits for MCP servers to shut down gracefully.
 const MCP_CLOSE_LIMIT: std::time::Duration = std::time::Duration::from_millis(1000);
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}

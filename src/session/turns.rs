@@ -13,6 +13,8 @@ use std::time::Duration;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
+use crate::sync::lock;
+
 /// The prompts in flight, per session id.
 #[derive(Default)]
 pub struct Turns {
@@ -112,7 +114,7 @@ impl Turns {
     }
 
     fn lock(&self) -> MutexGuard<'_, HashMap<String, Vec<Entry>>> {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+        lock(&self.inner)
     }
 }
 

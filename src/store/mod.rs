@@ -20,6 +20,8 @@ pub use permissions::PermissionRule;
 pub use search::{FoundMessage, MessageOwner, MessageView, SearchHit, SearchOrder, SessionInfo, fts5_query};
 pub use sessions::{SessionPatch, SessionRecord, SessionsPage};
 
+use crate::sync::lock;
+
 /// Why a store operation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -51,12 +53,12 @@ impl Store {
     /// How many stored messages of `session_id` were skipped as unreadable when it was last
     /// loaded in this process.
     pub fn unreadable_messages(&self, session_id: &str) -> usize {
-        let map = self.unreadable.lock().unwrap_or_else(|p| p.into_inner());
+        let map = lock(&self.unreadable);
         map.get(session_id).copied().unwrap_or(0)
     }
 
     fn note_unreadable(&self, session_id: &str, count: usize) {
-        let mut map = self.unreadable.lock().unwrap_or_else(|p| p.into_inner());
+        let mut map = lock(&self.unreadable);
         if count == 0 {
             map.remove(session_id);
         } else {
@@ -155,7 +157,7 @@ impl Store {
     {
         let conn = self.conn.clone();
         tokio::task::spawn_blocking(move || {
-            let mut guard = conn.wait().lock().unwrap_or_else(|p| p.into_inner());
+            let mut guard = lock(conn.wait());
             f(&mut guard)
         })
         .await
@@ -167,7 +169,7 @@ impl Store {
     where
         F: FnOnce(&mut Connection) -> Result<R, StoreError>,
     {
-        let mut guard = self.conn.wait().lock().unwrap_or_else(|p| p.into_inner());
+        let mut guard = lock(self.conn.wait());
         f(&mut guard)
     }
 }

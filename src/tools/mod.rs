@@ -4,6 +4,7 @@
 
 pub mod approval;
 pub mod approver;
+pub mod args;
 pub mod file_io;
 pub mod fs;
 pub mod memory;

@@ -6,12 +6,9 @@ pub const MAX_RESULT_CHARS: usize = 100_000;
 
 /// Cuts `text` to at most `max` characters, appending a note with the total size.
 pub fn cap(text: &str, max: usize) -> String {
-    let total = text.chars().count();
-    if total <= max {
-        return text.to_string();
-    }
-    let cut: String = text.chars().take(max).collect();
-    format!("{cut}\n\n[output truncated: {total} characters total, first {max} shown]")
+    crate::text::cap_with(text, max, max, |total| {
+        format!("\n\n[output truncated: {total} characters total, first {max} shown]")
+    })
 }
 
 /// Keeps the first 40 % and the last 60 % of `max` characters with a marker between them:

@@ -4,12 +4,13 @@
 //! when the session closes.
 
 use std::collections::HashSet;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, MutexGuard};
 
 use super::process::ProcessTable;
 use super::todo::TodoList;
 use crate::safety::policy::Mode;
+use crate::sync::lock;
 
 /// State shared by all tool calls of one session.
 #[derive(Default)]
@@ -69,8 +70,4 @@ impl SessionToolState {
     pub fn shutdown(&self) {
         self.processes.kill_all();
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
 }

@@ -5,6 +5,8 @@
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 
+use crate::sync::lock;
+
 /// A session's workspace root plus the shell's current directory.
 #[derive(Debug)]
 pub struct Workspace {
@@ -50,10 +52,6 @@ impl Workspace {
     pub fn contains(&self, path: &Path) -> bool {
         normalize(path).starts_with(normalize(&self.root()))
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Resolves `raw` against `base` (see [`Workspace::resolve`]).

@@ -61,7 +61,7 @@ impl WriteFileTool {
                 ));
             }
         };
-        let cross_profile = file_io::arg_bool(&args, "cross_profile", false);
+        let cross_profile = crate::tools::args::boolean(&args, "cross_profile", false);
         let path = ctx.workspace.resolve(&raw_path);
 
         if let Err(e) = file_io::check_edit_target(&self.guard, &raw_path, &path, cross_profile) {

@@ -4,9 +4,9 @@ use agent_client_protocol::Error;
 use agent_client_protocol::schema::ProtocolVersion;
 use agent_client_protocol::v1::schema::{
     AgentCapabilities, AuthMethod, AuthMethodAgent, AuthMethodTerminal, AuthenticateRequest, AuthenticateResponse,
-    Implementation, InitializeRequest, InitializeResponse, LogoutResponse, McpCapabilities, PromptCapabilities,
-    SessionCapabilities, SessionCloseCapabilities, SessionDeleteCapabilities, SessionForkCapabilities,
-    SessionListCapabilities, SessionResumeCapabilities,
+    Implementation, InitializeRequest, InitializeResponse, LogoutRequest, LogoutResponse, McpCapabilities,
+    PromptCapabilities, SessionCapabilities, SessionCloseCapabilities, SessionDeleteCapabilities,
+    SessionForkCapabilities, SessionListCapabilities, SessionResumeCapabilities,
 };
 
 use crate::acp::errors::{invalid_params, provider_error};
@@ -19,7 +19,7 @@ pub const SETUP_METHOD: &str = "hermes-setup";
 pub const CONFIG_METHOD: &str = "hermes-config";
 
 /// Remembers the client's capabilities and describes ours truthfully.
-pub fn initialize(state: &AcpState, req: InitializeRequest) -> InitializeResponse {
+pub fn initialize(state: &AcpState, req: InitializeRequest) -> Result<InitializeResponse, Error> {
     tracing::info!(
         client = req.client_info.as_ref().map(|c| c.name.as_str()).unwrap_or("unknown"),
         fs_read = req.client_capabilities.fs.read_text_file,
@@ -52,10 +52,10 @@ pub fn initialize(state: &AcpState, req: InitializeRequest) -> InitializeRespons
                 .description("Open hermes-acp's interactive provider and model setup in a terminal.".to_string()),
         ));
     }
-    InitializeResponse::new(ProtocolVersion::V1)
+    Ok(InitializeResponse::new(ProtocolVersion::V1)
         .agent_capabilities(capabilities)
         .auth_methods(methods)
-        .agent_info(Implementation::new("hermes-acp", env!("CARGO_PKG_VERSION")).title("Hermes (Rust)".to_string()))
+        .agent_info(Implementation::new("hermes-acp", env!("CARGO_PKG_VERSION")).title("Hermes (Rust)".to_string())))
 }
 
 fn agent_method(state: &AcpState) -> AuthMethod {
@@ -96,7 +96,7 @@ pub async fn authenticate(state: &AcpState, req: AuthenticateRequest) -> Result<
 }
 
 /// Credentials live in the user's HERMES_HOME/.env, which we never delete; nothing to forget.
-pub fn logout(state: &AcpState) -> Result<LogoutResponse, Error> {
+pub fn logout(state: &AcpState, _req: LogoutRequest) -> Result<LogoutResponse, Error> {
     tracing::info!(home = %state.manager.config().home.display(), "logout: credentials stay in HERMES_HOME/.env; nothing cached to forget");
     Ok(LogoutResponse::new())
 }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use futures::FutureExt;
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 use agent_client_protocol::v1::schema::{
     ContentBlock, ContentChunk, PromptRequest, PromptResponse, SessionInfoUpdate, SessionUpdate, StopReason, Usage,
@@ -42,7 +43,9 @@ pub fn start_prompt(
 ) {
     let ticket = state.manager.turns().admit(&req.session_id.0);
     let rpc_cancel = responder.cancellation();
-    tokio::spawn(async move {
+    // A child of the request span: the turn's model calls and tool calls log beneath it.
+    let span = tracing::info_span!("turn", session_id = %req.session_id.0);
+    let turn = async move {
         let token = ticket.token().clone();
         let watch_rpc_cancel = async move {
             rpc_cancel.cancelled().await;
@@ -69,7 +72,8 @@ pub fn start_prompt(
         if let Err(e) = responder.respond_with_result(result) {
             tracing::debug!(error = %e, "could not answer session/prompt");
         }
-    });
+    };
+    tokio::spawn(turn.instrument(span));
 }
 
 async fn run(

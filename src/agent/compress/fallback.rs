@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::apply::summary_body;
 use super::prune::{CLEARED_PREFIX, cleared_note};
+use crate::text::clip;
 use crate::tools::redact::redact;
 use crate::transcript::{Message, Role};
 
@@ -134,14 +135,6 @@ fn collect_paths(value: &Value, f: &mut dyn FnMut(&str)) {
 
 fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn clip(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        format!("{}…", s.chars().take(max - 1).collect::<String>())
-    }
 }
 
 #[cfg(test)]

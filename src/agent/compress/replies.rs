@@ -3,6 +3,7 @@
 
 use super::CompactionOutcome;
 use super::config::CompressionConfig;
+use crate::text::thousands;
 
 /// `/compact` on an empty conversation.
 pub const NOTHING_TO_COMPRESS: &str = "Nothing to compress — conversation is empty.";
@@ -60,18 +61,6 @@ pub fn context_lines(cfg: &CompressionConfig, used: u64, window: u64) -> String 
         "Compression is disabled for this agent."
     };
     format!("{first}\n{second}")
-}
-
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]

@@ -13,9 +13,8 @@ mod wire;
 mod tests;
 
 use futures::future::BoxFuture;
-use serde_json::Value;
 
-use super::{ChatRequest, EventStream, LlmError, Provider, http};
+use super::{ChatRequest, EventStream, LlmError, Provider, http, models};
 use crate::config::ProviderSettings;
 use crate::config::file::CacheTtl;
 use request::BodyOptions;
@@ -153,32 +152,7 @@ impl Provider for AnthropicProvider {
         Box::pin(async move {
             // The default page is 20 models; one page of the maximum covers every account.
             let url = self.endpoint("models?limit=1000");
-            let response = self
-                .authorize(self.client.get(&url))
-                .timeout(std::time::Duration::from_secs(3))
-                .send()
-                .await
-                .map_err(|e| http::connect_error(&self.id, &url, &e))?;
-            if !response.status().is_success() {
-                return Err(http::status_error(&self.id, &self.key_hint, response).await);
-            }
-            let value: Value = response.json().await.map_err(|e| LlmError::Protocol {
-                provider: self.id.clone(),
-                message: e.to_string(),
-            })?;
-            Ok(model_ids(&value))
+            models::fetch(&self.id, &self.key_hint, self.authorize(self.client.get(&url)), &url).await
         })
     }
-}
-
-/// Model ids from `{"data": [{"id": …}, …]}`.
-pub fn model_ids(value: &Value) -> Vec<String> {
-    value
-        .get("data")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|m| m.get("id").and_then(Value::as_str))
-        .map(str::to_string)
-        .collect()
 }

@@ -9,7 +9,8 @@
 //! redirections) → `wrappers` (commands that run other commands) → `classify` and its
 //! siblings `files`, `git`, `system`, `net`, `secrets`, `hardline` (effects of one program);
 //! `runners` (programs that run operands, awk/sed scripts); `redirects`; `paths` (lexical
-//! resolution); `read_only_programs` (the read-only knowledge).
+//! resolution); `read_only_programs` (the read-only knowledge); `split` (`words`: an argument
+//! string split into words by the same parser — the project's one shell lexer).
 
 mod classify;
 mod files;
@@ -22,6 +23,7 @@ pub(crate) mod read_only_programs;
 mod redirects;
 mod runners;
 mod secrets;
+mod split;
 mod system;
 mod walk;
 mod words;
@@ -31,6 +33,8 @@ mod wrappers;
 mod tests;
 
 use std::path::{Path, PathBuf};
+
+pub use split::words;
 
 /// Longest command analysed; longer input is `Unknown` (the parser's cost grows with it).
 pub const MAX_COMMAND_BYTES: usize = 64 * 1024;

@@ -22,6 +22,7 @@ use crate::agent::{AgentError, Sink};
 use crate::config::{Config, ProviderSettings};
 use crate::llm::{Provider, RetryPolicy};
 use crate::store::{SessionPatch, Store, StoreError};
+use crate::sync::lock;
 use crate::tools::{Approver, FileSystem, TerminalHost, ToolRegistry, ToolServices};
 use crate::transcript::Role;
 
@@ -180,7 +181,7 @@ impl SessionManager {
     }
 
     fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Session>>> {
-        self.sessions.lock().unwrap_or_else(|p| p.into_inner())
+        lock(&self.sessions)
     }
 
     /// A live session, if in memory.

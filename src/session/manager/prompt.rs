@@ -8,6 +8,7 @@ use super::{SessionError, SessionManager, TurnSeams};
 use crate::agent::{self, TurnContext, TurnOutcome};
 use crate::session::Session;
 use crate::session::turns::TurnTicket;
+use crate::sync::lock;
 use crate::transcript::Message;
 
 impl SessionManager {
@@ -90,11 +91,7 @@ impl SessionManager {
         let mut history = session.history.lock().await;
         self.store.clear_messages(&session.id).await?;
         history.clear();
-        session
-            .auto_compaction
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .reset();
+        lock(&session.auto_compaction).reset();
         Ok(())
     }
 }

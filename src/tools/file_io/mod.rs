@@ -91,18 +91,6 @@ pub fn check_edit_target(env: &GuardEnv, raw: &str, resolved: &Path, cross_profi
     }
 }
 
-/// Python-style truthiness for boolean arguments (`"true"`, `1`, `true`), `default` if absent.
-pub fn arg_bool(args: &Value, key: &str, default: bool) -> bool {
-    match args.get(key) {
-        None | Some(Value::Null) => default,
-        Some(Value::Bool(b)) => *b,
-        Some(Value::Number(n)) => n.as_f64().is_some_and(|f| f != 0.0),
-        Some(Value::String(s)) => matches!(s.trim().to_ascii_lowercase().as_str(), "true" | "1" | "yes" | "on"),
-        Some(Value::Array(a)) => !a.is_empty(),
-        Some(Value::Object(o)) => !o.is_empty(),
-    }
-}
-
 /// Reads a text file: first the editor's view (unsaved buffers), then the disk. `Ok(None)`
 /// means the file does not exist; a file that is not UTF-8 is an `InvalidData` error.
 pub async fn read_text(ctx: &ToolContext, path: &Path) -> io::Result<Option<String>> {

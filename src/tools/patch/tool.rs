@@ -10,6 +10,7 @@ use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
 use super::{replace, v4a};
+use crate::sync::lock;
 use crate::tools::file_io::{self, GuardEnv};
 use crate::tools::{Tool, ToolContext, ToolDisplay, ToolOutput};
 
@@ -65,7 +66,7 @@ impl PatchTool {
         };
         let raw_path = args.get("path").and_then(Value::as_str).filter(|p| !p.is_empty());
         let patch_text = args.get("patch").and_then(Value::as_str);
-        let cross_profile = file_io::arg_bool(&args, "cross_profile", false);
+        let cross_profile = crate::tools::args::boolean(&args, "cross_profile", false);
 
         // Every path the call names is checked before anything else, as Hermes does.
         let mut named: Vec<&str> = raw_path.into_iter().collect();
@@ -98,7 +99,7 @@ impl PatchTool {
         let key = |raw: &str| (ctx.session_id.clone(), ctx.workspace.resolve(raw));
         match outcome {
             Outcome::Done(value, display) => {
-                let mut failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+                let mut failures = lock(&self.failures);
                 for raw in &named {
                     failures.remove(&key(raw));
                 }
@@ -113,7 +114,7 @@ impl PatchTool {
                 if error.contains("Could not find") {
                     let count = match (mode.as_str(), raw_path) {
                         ("replace", Some(raw)) => {
-                            let mut failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+                            let mut failures = lock(&self.failures);
                             let count = failures.entry(key(raw)).or_insert(0);
                             *count += 1;
                             *count

@@ -14,7 +14,7 @@ pub use tool::ProcessTool;
 use std::ffi::OsStr;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tokio::process::ChildStdin;
@@ -25,6 +25,7 @@ use super::shell::capture::OutputRing;
 use super::shell::{self, EnvSnapshot, StdinMode};
 use crate::safety::sandbox::PreparedSandbox;
 use crate::safety::secrets::ChildEnv;
+use crate::sync::lock;
 
 /// Output kept per process (Hermes' rolling buffer size).
 pub const MAX_OUTPUT_CHARS: usize = 200_000;
@@ -272,8 +273,4 @@ fn new_id() -> String {
         .map(|_| char::from_digit(fastrand::u32(0..16), 16).unwrap_or('0'))
         .collect();
     format!("proc_{hex}")
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }

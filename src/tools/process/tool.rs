@@ -8,8 +8,9 @@ use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
 use super::BackgroundProcess;
+use crate::tools::args;
 use crate::tools::shell::capture::tail_chars;
-use crate::tools::terminal::{DEFAULT_TIMEOUT_SECS, args};
+use crate::tools::terminal::DEFAULT_TIMEOUT_SECS;
 use crate::tools::{Tool, ToolContext, ToolOutput};
 
 /// Lines `log` returns when no limit is given.

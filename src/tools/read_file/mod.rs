@@ -19,6 +19,7 @@ use futures::future::BoxFuture;
 use serde_json::{Map, Value, json};
 
 use super::{Tool, ToolContext, ToolDisplay, ToolOutput};
+use crate::text::thousands;
 use reader::{EXACT_COUNT_MAX_BYTES, LineTotal, MAX_READ_CHARS, Page, PageRequest};
 
 const DESCRIPTION: &str = "Read a text file with line numbers and pagination. Use this instead of \
@@ -352,17 +353,4 @@ fn assemble(page: Page, size: u64, req: PageRequest, extracted: bool) -> (Value,
         );
     }
     (Value::Object(map), false)
-}
-
-/// `1234567` → `1,234,567` (Python's `{:,}`).
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }

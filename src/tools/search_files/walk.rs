@@ -12,6 +12,7 @@ use ignore::{DirEntry, WalkBuilder};
 use tokio_util::sync::CancellationToken;
 
 use super::{SearchOutcome, SearchParams};
+use crate::sync::lock;
 use crate::tools::read_file::guards::DenyList;
 use crate::tools::workspace::{expand_home, resolve_against};
 
@@ -129,7 +130,7 @@ impl<'a, T> Batch<'a, T> {
 
 impl<T> Drop for Batch<'_, T> {
     fn drop(&mut self) {
-        let mut shared = self.sink.lock().unwrap_or_else(|p| p.into_inner());
+        let mut shared = lock(self.sink);
         shared.append(&mut self.items);
     }
 }

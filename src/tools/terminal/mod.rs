@@ -2,7 +2,6 @@
 //! in the foreground with a timeout or in the background as a tracked process. Dangerous
 //! commands need the user's approval first; hardline ones never run.
 
-pub(crate) mod args;
 mod foreground;
 pub mod guard;
 mod schema;
@@ -16,7 +15,7 @@ use std::time::Duration;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
-use super::{Tool, ToolContext, ToolDisplay, ToolOutput, permission};
+use super::{Tool, ToolContext, ToolDisplay, ToolOutput, args, permission};
 use crate::safety::policy::CommandEffect;
 use foreground::Foreground;
 

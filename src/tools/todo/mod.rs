@@ -9,8 +9,9 @@ use futures::future::BoxFuture;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::terminal::args::python_type_name;
+use super::args::python_type_name;
 use super::{Tool, ToolContext, ToolOutput};
+use crate::sync::lock;
 
 /// Longest item text kept; a planning aid needs no more, and it keeps the list bounded.
 const MAX_CONTENT_CHARS: usize = 4000;
@@ -201,7 +202,7 @@ fn run(ctx: &ToolContext, args: &Value) -> ToolOutput {
             return ToolOutput::error(format!("todos must be a list, got {}", python_type_name(Some(other))));
         }
     };
-    let mut list = ctx.state.todos.lock().unwrap_or_else(|p| p.into_inner());
+    let mut list = lock(&ctx.state.todos);
     match todos {
         Some(todos) if merge => list.merge(&todos),
         Some(todos) => list.replace(&todos),

@@ -76,11 +76,3 @@ fn auth_headers_follow_the_key_kind() {
     assert!(oauth["anthropic-beta"].to_str().unwrap().contains("oauth-2025-04-20"));
     assert!(oauth.get("x-api-key").is_none());
 }
-
-#[test]
-fn model_lists_are_read_from_data() {
-    let value =
-        serde_json::json!({"data": [{"id": "claude-a", "type": "model"}, {"id": "claude-b"}], "has_more": false});
-    assert_eq!(model_ids(&value), ["claude-a", "claude-b"]);
-    assert!(model_ids(&serde_json::json!({})).is_empty());
-}

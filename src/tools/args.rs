@@ -1,5 +1,5 @@
-//! Lenient argument readers shared by `terminal` and `process`: models often send `"30"` for 30,
-//! `"true"` for true, or a number for an id, and Hermes (Python) accepted those.
+//! Lenient argument readers shared by every tool: models often send `"30"` for 30, `"true"` for
+//! true, or a number for an id, and Hermes (Python) accepted those.
 
 use serde_json::Value;
 
@@ -19,13 +19,15 @@ pub(crate) fn int(args: &Value, key: &str) -> Option<i64> {
     }
 }
 
-/// A boolean argument (`true`, `"true"`, `1`…); absent or unreadable gives `default`.
+/// A boolean argument, the one reader every tool uses: a JSON bool; a number (non-zero is
+/// true); a string `true`/`1`/`yes`/`on` or `false`/`0`/`no`/`off`/empty (any case, trimmed).
+/// Absent, `null`, any other string, a list or an object gives `default`.
 pub(crate) fn boolean(args: &Value, key: &str, default: bool) -> bool {
     match args.get(key) {
         Some(Value::Bool(b)) => *b,
         Some(Value::String(s)) => match s.trim().to_ascii_lowercase().as_str() {
-            "true" | "1" | "yes" => true,
-            "false" | "0" | "no" | "" => false,
+            "true" | "1" | "yes" | "on" => true,
+            "false" | "0" | "no" | "off" | "" => false,
             _ => default,
         },
         Some(Value::Number(n)) => n.as_f64().is_some_and(|f| f != 0.0),
@@ -80,6 +82,12 @@ mod tests {
         assert!(boolean(&args, "t", false));
         assert!(!boolean(&args, "n", true));
         assert!(boolean(&args, "missing", true));
+        let odd = json!({"on": " ON ", "off": "off", "word": "maybe", "list": [1], "null": null});
+        assert!(boolean(&odd, "on", false));
+        assert!(!boolean(&odd, "off", true));
+        assert!(boolean(&odd, "word", true) && !boolean(&odd, "word", false));
+        assert!(!boolean(&odd, "list", false));
+        assert!(boolean(&odd, "null", true));
         assert_eq!(string(&args, "id").as_deref(), Some("42"));
         assert_eq!(strings(&args, "l"), Some(vec!["p".to_string()]));
         assert_eq!(python_type_name(args.get("a")), "int");
