@@ -153,6 +153,23 @@ pub fn generic_brief(args: &Value) -> Option<String> {
         .find_map(|(k, v)| v.as_str().map(|s| format!("{k}={}", clip(s, 60))))
 }
 
+/// Calls `f` with every path-like argument (`path`, `file_path`, `workdir`, `cwd`) anywhere in
+/// a call's arguments, for any tool (the files a conversation touched).
+pub fn collect_paths(value: &Value, f: &mut dyn FnMut(&str)) {
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map {
+                match (key.as_str(), v) {
+                    ("path" | "file_path" | "workdir" | "cwd", Value::String(s)) if !s.trim().is_empty() => f(s),
+                    _ => collect_paths(v, f),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_paths(v, f)),
+        _ => {}
+    }
+}
+
 /// An argument on one line (trimmed, newlines as spaces), clipped to `max` characters.
 pub fn clip(s: &str, max: usize) -> String {
     crate::text::clip(&s.trim().replace('\n', " "), max)
