@@ -4,6 +4,7 @@
 
 mod foreground;
 pub mod guard;
+mod hosted;
 mod schema;
 
 #[cfg(test)]
