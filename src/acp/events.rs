@@ -14,7 +14,6 @@ use agent_client_protocol::v1::schema::{
     CompactionStatus, CompactionSummaryChunk, CompactionUpdate, ContentBlock, ContentChunk, Notice, NoticeSeverity,
     SessionId, SessionNotification, SessionUpdate,
 };
-use serde_json::Value;
 
 use super::cards;
 use crate::agent::compress::CompactionEvent;
@@ -27,7 +26,8 @@ use crate::tools::Tool;
 #[derive(Default)]
 struct OpenCards {
     by_name: HashMap<String, VecDeque<String>>,
-    args: HashMap<String, (String, Value, Option<Arc<dyn Tool>>)>,
+    /// Open card id → the tool describing it.
+    tools: HashMap<String, Option<Arc<dyn Tool>>>,
 }
 
 /// Finds the tool that describes calls of a name (the session's registry, asked when a card
@@ -84,22 +84,21 @@ impl AcpEventSink {
     /// Closes every card still open as failed, with `reason`.
     pub fn close_open_cards(&self, reason: &str) {
         let open = std::mem::take(&mut *lock(&self.open));
-        let mut ids: Vec<String> = open.args.into_keys().collect();
+        let mut ids: Vec<String> = open.tools.into_keys().collect();
         ids.sort();
         for id in ids {
             self.send(cards::abandoned(&id, reason));
         }
     }
 
-    fn open_card(&self, call_id: &str, name: &str, args: &Value) -> Option<Arc<dyn Tool>> {
+    fn open_card(&self, call_id: &str, name: &str) -> Option<Arc<dyn Tool>> {
         let tool = (self.describers)(name);
         let mut open = lock(&self.open);
         open.by_name
             .entry(name.to_string())
             .or_default()
             .push_back(call_id.to_string());
-        open.args
-            .insert(call_id.to_string(), (name.to_string(), args.clone(), tool.clone()));
+        open.tools.insert(call_id.to_string(), tool.clone());
         tool
     }
 
@@ -107,12 +106,12 @@ impl AcpEventSink {
     /// `name`; with the tool that described it.
     fn take_card(&self, call_id: &str, name: &str) -> Option<(String, Option<Arc<dyn Tool>>)> {
         let mut open = lock(&self.open);
-        let id = if open.args.contains_key(call_id) {
+        let id = if open.tools.contains_key(call_id) {
             call_id.to_string()
         } else {
             open.by_name.get(name).and_then(|q| q.front().cloned())?
         };
-        let tool = open.args.remove(&id).and_then(|(_, _, tool)| tool);
+        let tool = open.tools.remove(&id).flatten();
         if let Some(queue) = open.by_name.get_mut(name) {
             queue.retain(|x| *x != id);
             if queue.is_empty() {
@@ -137,7 +136,7 @@ impl EventSink for AcpEventSink {
                 name,
                 arguments,
             } => {
-                let tool = self.open_card(&call_id, &name, &arguments);
+                let tool = self.open_card(&call_id, &name);
                 self.send(cards::start(&call_id, tool.as_deref(), &name, &arguments, &self.cwd));
             }
             AgentEvent::ToolRunning { call_id, .. } => self.send(cards::running(&call_id)),
