@@ -159,6 +159,45 @@ mod tests {
     use super::*;
 
     #[test]
+    fn calls_of_tools_no_longer_registered_still_render() {
+        let call = |id: &str, name: &str, args: &str| crate::transcript::ToolCall {
+            id: id.into(),
+            name: name.into(),
+            arguments: args.into(),
+        };
+        let (read, gone) = (
+            call("c1", "read_file", r#"{"path":"a.rs"}"#),
+            call("c2", "mcp_gone_x", "{}"),
+        );
+        let mut asked = Message::assistant("");
+        asked.tool_calls = vec![read.clone(), gone.clone()];
+        let history = vec![
+            asked,
+            Message::tool_result(&read, r#"{"content":"1|x","total_lines":1}"#.into(), false),
+            Message::tool_result(&gone, r#"{"error":"boom"}"#.into(), true),
+        ];
+        // An empty registry: the built-in tool is still known, the MCP one falls back.
+        let out: Vec<Value> = updates(&history, Path::new("/w"), false, &ToolRegistry::default())
+            .iter()
+            .map(|u| serde_json::to_value(u).unwrap())
+            .collect();
+        assert_eq!(
+            (out[0]["title"].as_str(), out[0]["kind"].as_str()),
+            (Some("read: a.rs"), Some("read"))
+        );
+        // Kind "other" is ACP's default, left out of the frame.
+        assert_eq!(out[1]["title"], "mcp_gone_x");
+        assert_eq!(out[1]["kind"].as_str().unwrap_or("other"), "other");
+        assert_eq!(out[3]["status"], "failed");
+        assert!(
+            out[3]["content"][0]["content"]["text"]
+                .as_str()
+                .unwrap()
+                .contains("mcp_gone_x failed: boom")
+        );
+    }
+
+    #[test]
     fn long_texts_are_cut_on_char_boundaries_and_nothing_is_lost() {
         let text = "é".repeat(5) + "abc";
         let cut = pieces(&text, 4);

@@ -305,6 +305,32 @@ mod tests {
     }
 
     #[test]
+    fn cards_come_from_the_servers_hints() {
+        use rmcp::model::ToolAnnotations as Hints;
+        assert_eq!(card_kind(None), ToolKind::Other);
+        assert_eq!(card_kind(Some(&Hints::new().read_only(true))), ToolKind::Read);
+        assert_eq!(
+            card_kind(Some(&Hints::new().read_only(true).open_world(true))),
+            ToolKind::Fetch
+        );
+        assert_eq!(
+            card_kind(Some(&Hints::new().read_only(false).destructive(true))),
+            ToolKind::Delete
+        );
+        assert_eq!(
+            card_kind(Some(&Hints::new().read_only(false).destructive(false))),
+            ToolKind::Edit
+        );
+        let schema = std::sync::Arc::new(Map::new());
+        let plain = rmcp::model::Tool::new("get_docs", "d", schema.clone());
+        assert_eq!(card_title("ctx7", &plain), "ctx7: get_docs");
+        let titled = plain.clone().with_title("Get docs");
+        assert_eq!(card_title("ctx7", &titled), "ctx7: Get docs");
+        let annotated = titled.with_annotations(Hints::with_title("Fetch library docs"));
+        assert_eq!(card_title("ctx7", &annotated), "ctx7: Fetch library docs");
+    }
+
+    #[test]
     fn non_text_blocks_are_summarised() {
         let out = format_result(&json!({"content": [
             {"type": "image", "mimeType": "image/png", "data": "AAAA"},
