@@ -78,7 +78,7 @@ fn patch_output(path: &str, old: &str, new: &str, diff: String) -> (Value, ToolO
 
 /// The card as the client receives it: status, content (the diff blocks) and raw output.
 fn card_json(args: &Value, output: &ToolOutput) -> String {
-    let (status, content, raw) = render::completion("patch", args, output);
+    let (status, content, raw) = render::completion(patch_tool(), "patch", args, output);
     serde_json::to_string(&json!({"status": status, "content": content, "rawOutput": raw})).expect("card JSON")
 }
 
@@ -131,7 +131,7 @@ fn bench_render(c: &mut Criterion) {
         bench.iter(|| unified_diff(black_box(&old), black_box(&new), &a, &b))
     });
     group.bench_function("completion_card", |bench| {
-        bench.iter(|| render::completion("patch", black_box(&args), black_box(&output)))
+        bench.iter(|| render::completion(patch_tool(), "patch", black_box(&args), black_box(&output)))
     });
     group.bench_function("completion_card_json", |bench| {
         bench.iter(|| card_json(black_box(&args), black_box(&output)))
@@ -147,7 +147,7 @@ fn bench_render(c: &mut Criterion) {
     check_budget(
         "render_1mb completion_card",
         median(BUDGET_RUNS, || {
-            black_box(render::completion("patch", &args, &output));
+            black_box(render::completion(patch_tool(), "patch", &args, &output));
         }),
     );
     check_budget(
@@ -156,4 +156,11 @@ fn bench_render(c: &mut Criterion) {
             black_box(card_json(&args, &output));
         }),
     );
+}
+
+/// The `patch` tool, which describes its own card.
+fn patch_tool() -> Option<&'static dyn hermes_acp::tools::Tool> {
+    hermes_acp::tools::registry::builtin_catalog()
+        .get("patch")
+        .map(|t| t.as_ref())
 }

@@ -1,5 +1,6 @@
 //! Tidy checks over the source tree: every module says what it owns, and data flows one way
-//! (lower layers never import the layers above them; only `acp/` knows the ACP crate).
+//! (lower layers never import the layers above them; only `acp/` knows the ACP crate), and a
+//! tool owns its identity (its name and argument keys appear only under `src/tools/`).
 
 use std::path::{Path, PathBuf};
 
@@ -126,4 +127,132 @@ fn the_library_never_prints_to_stdout() {
         .map(|(path, _)| path)
         .collect();
     assert!(offenders.is_empty(), "{offenders:?}");
+}
+
+/// The string literals of Rust source outside comments, with their line numbers. Test code is
+/// left out: `tests.rs` files, `tests/` folders and a trailing `#[cfg(test)] mod tests` block
+/// (tests use tool calls as sample data).
+fn literals(text: &str) -> Vec<(usize, String)> {
+    let text = match text.find("#[cfg(test)]\nmod tests") {
+        Some(at) => &text[..at],
+        None => text,
+    };
+    let bytes = text.as_bytes();
+    let (mut i, mut line, mut out) = (0, 1, Vec::new());
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => line += 1,
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                let end = text[i..].find("*/").map_or(bytes.len(), |e| i + e + 2);
+                line += text[i..end].matches('\n').count();
+                i = end;
+                continue;
+            }
+            // A char literal such as '"' or '\'' (a lifetime has no closing quote close by).
+            b'\'' if bytes.get(i + 2) == Some(&b'\'') => i += 2,
+            b'\'' if bytes.get(i + 1) == Some(&b'\\') && bytes.get(i + 3) == Some(&b'\'') => i += 3,
+            b'r' if bytes.get(i + 1).is_some_and(|b| *b == b'"' || *b == b'#')
+                && !bytes
+                    .get(i.wrapping_sub(1))
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_') =>
+            {
+                let hashes = text[i + 1..].chars().take_while(|c| *c == '#').count();
+                if bytes.get(i + 1 + hashes) == Some(&b'"') {
+                    let start = i + 2 + hashes;
+                    let close = format!("\"{}", "#".repeat(hashes));
+                    let end = text[start..].find(&close).map_or(bytes.len(), |e| start + e);
+                    out.push((line, text[start..end].to_string()));
+                    line += text[start..end].matches('\n').count();
+                    i = end + close.len();
+                    continue;
+                }
+            }
+            b'"' => {
+                let start = i + 1;
+                let mut j = start;
+                while j < bytes.len() && bytes[j] != b'"' {
+                    j += if bytes[j] == b'\\' { 2 } else { 1 };
+                }
+                let value = &text[start..j.min(bytes.len())];
+                out.push((line, value.to_string()));
+                line += value.matches('\n').count();
+                i = j + 1;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Literals that spell a tool name or argument key but mean something else.
+const NOT_TOOL_KNOWLEDGE: &[(&str, &str)] = &[
+    // config.yaml's `terminal:` section (timeouts, writable roots), not the tool.
+    ("src/config/file.rs", "terminal"),
+    ("src/config/secrets.rs", "terminal"),
+    // Anthropic OAuth renames two tools on the wire (Claude Code's names): a provider wire
+    // format, which only `llm/` knows; the names travel as opaque text otherwise.
+    ("src/llm/anthropic/request.rs", "session_search"),
+    ("src/llm/anthropic/request.rs", "memory"),
+    // The `/context` slash command and the ACP session config option "mode".
+    ("src/acp/commands.rs", "context"),
+    ("src/acp/options.rs", "mode"),
+];
+
+/// A tool owns its identity: no tool name as a string literal outside `src/tools/` (anywhere,
+/// save the list above), and no argument key in the layers that handle tool calls (`acp/`,
+/// `agent/`, `session/`) — they ask the tool. The other layers never read tool arguments
+/// (`llm/` carries them as opaque text, `mcp/` passes them through, `config/`, `store/` and
+/// `safety/` never see them), and their JSON, YAML and shell words share generic names such as
+/// "content", "name" or "command" with the schemas.
+#[test]
+fn tool_names_and_argument_keys_live_in_the_tools() {
+    let registry = hermes_acp::tools::ToolRegistry::builtin();
+    let names: Vec<&str> = registry.tools().map(|t| t.name()).collect();
+    let mut keys = std::collections::BTreeSet::new();
+    for tool in registry.tools() {
+        if let Some(properties) = tool.parameters()["properties"].as_object() {
+            keys.extend(properties.keys().cloned());
+        }
+    }
+    assert!(
+        names.len() >= 11 && keys.contains("path"),
+        "the registry yields the tools"
+    );
+    let handles_calls = |path: &str| {
+        ["src/acp/", "src/agent/", "src/session/"]
+            .iter()
+            .any(|l| path.starts_with(l))
+    };
+    let mut violations = Vec::new();
+    for (path, text) in sources() {
+        if path.starts_with("src/tools/") || path.ends_with("/tests.rs") || path.contains("/tests/") {
+            continue;
+        }
+        for (line, literal) in literals(&text) {
+            if NOT_TOOL_KNOWLEDGE.contains(&(path.as_str(), literal.as_str())) {
+                continue;
+            }
+            if names.contains(&literal.as_str()) {
+                violations.push(format!("{path}:{line} names the tool \"{literal}\""));
+            } else if handles_calls(&path) && keys.contains(&literal) {
+                violations.push(format!("{path}:{line} uses the argument key \"{literal}\""));
+            }
+        }
+    }
+    assert!(violations.is_empty(), "ask the tool instead: {violations:#?}");
+}
+
+#[test]
+fn literals_are_found_outside_comments_and_tests() {
+    let text = "let a = \"x\"; // \"no\"\n/* \"no\" */ let c = '\"'; let r = r#\"raw \"q\"\"#;\n#[cfg(test)]\nmod tests { \"no\" }";
+    let found: Vec<(usize, String)> = literals(text);
+    assert_eq!(found, [(1, "x".to_string()), (2, "raw \"q\"".to_string())]);
 }

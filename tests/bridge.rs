@@ -391,11 +391,17 @@ async fn commands_run_in_the_editor_terminal_when_offered() {
         last_tool_result(&mock, "t2")["output"],
         home.cwd().join("sub").display().to_string()
     );
-    let creates = agent
+    let creates: Vec<&Value> = agent
         .agent_requests
         .iter()
         .filter(|r| r["method"] == "terminal/create")
-        .count();
-    assert_eq!(creates, 2);
+        .collect();
+    assert_eq!(creates.len(), 2);
+    // The editor labels its terminal with what it was given: the user's command, not a wrapper.
+    assert_eq!(
+        creates[0]["params"]["args"],
+        json!(["-c", "echo from-editor && cd sub"])
+    );
+    assert_eq!(creates[1]["params"]["args"], json!(["-c", "pwd"]));
     assert_eq!(agent.shutdown().await, Some(0));
 }

@@ -1,5 +1,5 @@
 //! Tool cards as `session/update`s: the `tool_call` that announces a call and the final
-//! `tool_call_update` (plus a `plan` for todo results). Shared by the live bridge and replay so
+//! `tool_call_update` (plus a `plan` when a tool's result carries one). Shared by the live bridge and replay so
 //! a reloaded session shows the same ids, titles and final states as the live turn.
 
 use std::path::Path;
@@ -11,15 +11,17 @@ use agent_client_protocol::v1::schema::{
 use serde_json::Value;
 
 use super::render;
-use crate::tools::ToolOutput;
+use crate::tools::{PlanItem, PlanStatus, Tool, ToolOutput};
 
-/// The `tool_call` announcing a call (status pending).
-pub fn start(call_id: &str, name: &str, args: &Value, cwd: &Path) -> SessionUpdate {
-    let call = ToolCall::new(call_id.to_string(), render::title(name, args))
-        .kind(render::kind(name))
+/// The `tool_call` announcing a call (status pending), as `tool` describes it (`None`: a tool
+/// nobody knows any more, described generically).
+pub fn start(call_id: &str, tool: Option<&dyn Tool>, name: &str, args: &Value, cwd: &Path) -> SessionUpdate {
+    let card = render::presentation(tool, name, args, cwd);
+    let call = ToolCall::new(call_id.to_string(), card.title.clone())
+        .kind(render::kind(card.kind))
         .status(ToolCallStatus::Pending)
-        .content(render::start_content(name, args))
-        .locations(render::locations(name, args, cwd))
+        .content(render::start_content(&card))
+        .locations(render::locations(&card))
         .raw_input(args.clone());
     SessionUpdate::ToolCall(call)
 }
@@ -32,9 +34,15 @@ pub fn running(call_id: &str) -> SessionUpdate {
     ))
 }
 
-/// The final `tool_call_update` (and a `plan` after a todo call).
-pub fn finish(call_id: &str, name: &str, args: &Value, output: &ToolOutput) -> Vec<SessionUpdate> {
-    let (status, content, raw_output) = render::completion(name, args, output);
+/// The final `tool_call_update` (and a `plan` when the tool's result carries one).
+pub fn finish(
+    call_id: &str,
+    tool: Option<&dyn Tool>,
+    name: &str,
+    args: &Value,
+    output: &ToolOutput,
+) -> Vec<SessionUpdate> {
+    let (status, content, raw_output) = render::completion(tool, name, args, output);
     let mut fields = ToolCallUpdateFields::new().status(status).content(content);
     if let Some(raw) = raw_output {
         fields = fields.raw_output(raw);
@@ -43,11 +51,12 @@ pub fn finish(call_id: &str, name: &str, args: &Value, output: &ToolOutput) -> V
         call_id.to_string(),
         fields,
     ))];
-    if name == "todo"
-        && !output.is_error
-        && let Some(plan) = plan_from(&output.content)
+    if !output.is_error
+        && let Some(tool) = tool
+        && let Ok(result) = serde_json::from_str::<Value>(&output.content)
+        && let Some(items) = tool.plan(&result)
     {
-        updates.push(plan);
+        updates.push(plan(items));
     }
     updates
 }
@@ -62,23 +71,18 @@ pub fn abandoned(call_id: &str, reason: &str) -> SessionUpdate {
     ))
 }
 
-/// The complete plan from a todo result: cancelled items are shown completed with a
-/// `[cancelled]` prefix; an empty list clears the plan.
-pub fn plan_from(result: &str) -> Option<SessionUpdate> {
-    let value: Value = serde_json::from_str(result).ok()?;
-    let items = value.get("todos")?.as_array()?;
+/// A tool's plan as the editor's: the complete list (an empty one clears it).
+fn plan(items: Vec<PlanItem>) -> SessionUpdate {
     let entries = items
-        .iter()
+        .into_iter()
         .map(|item| {
-            let content = item.get("content").and_then(Value::as_str).unwrap_or("").to_string();
-            let (content, status) = match item.get("status").and_then(Value::as_str) {
-                Some("completed") => (content, PlanEntryStatus::Completed),
-                Some("in_progress") => (content, PlanEntryStatus::InProgress),
-                Some("cancelled") => (format!("[cancelled] {content}"), PlanEntryStatus::Completed),
-                _ => (content, PlanEntryStatus::Pending),
+            let status = match item.status {
+                PlanStatus::Pending => PlanEntryStatus::Pending,
+                PlanStatus::InProgress => PlanEntryStatus::InProgress,
+                PlanStatus::Completed => PlanEntryStatus::Completed,
             };
-            PlanEntry::new(content, PlanEntryPriority::Medium, status)
+            PlanEntry::new(item.content, PlanEntryPriority::Medium, status)
         })
         .collect();
-    Some(SessionUpdate::Plan(Plan::new(entries)))
+    SessionUpdate::Plan(Plan::new(entries))
 }

@@ -6,7 +6,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use agent_client_protocol::Client;
 use agent_client_protocol::v1::ConnectionTo;
@@ -14,19 +14,25 @@ use agent_client_protocol::v1::schema::{
     CompactionStatus, CompactionSummaryChunk, CompactionUpdate, ContentBlock, ContentChunk, Notice, NoticeSeverity,
     SessionId, SessionNotification, SessionUpdate,
 };
-use serde_json::Value;
 
 use super::cards;
 use crate::agent::compress::CompactionEvent;
 use crate::agent::{AgentEvent, EventSink};
 use crate::sync::lock;
+use crate::tools::Tool;
 
-/// Open cards of one turn.
+/// Open cards of one turn, each with the tool that describes it (so its end is described by
+/// the same tool as its start, even if the registry changed meanwhile).
 #[derive(Default)]
 struct OpenCards {
     by_name: HashMap<String, VecDeque<String>>,
-    args: HashMap<String, (String, Value)>,
+    /// Open card id → the tool describing it.
+    tools: HashMap<String, Option<Arc<dyn Tool>>>,
 }
+
+/// Finds the tool that describes calls of a name (the session's registry, asked when a card
+/// opens: MCP tools join and leave while a session lives).
+pub type Describers = Box<dyn Fn(&str) -> Option<Arc<dyn Tool>> + Send + Sync>;
 
 /// Sends a turn's events to the editor.
 pub struct AcpEventSink {
@@ -35,6 +41,7 @@ pub struct AcpEventSink {
     cwd: PathBuf,
     notices: bool,
     compaction: bool,
+    describers: Describers,
     open: Mutex<OpenCards>,
 }
 
@@ -45,6 +52,7 @@ impl AcpEventSink {
         cwd: PathBuf,
         notices: bool,
         compaction: bool,
+        describers: Describers,
     ) -> AcpEventSink {
         AcpEventSink {
             cx,
@@ -52,6 +60,7 @@ impl AcpEventSink {
             cwd,
             notices,
             compaction,
+            describers,
             open: Mutex::new(OpenCards::default()),
         }
     }
@@ -75,38 +84,41 @@ impl AcpEventSink {
     /// Closes every card still open as failed, with `reason`.
     pub fn close_open_cards(&self, reason: &str) {
         let open = std::mem::take(&mut *lock(&self.open));
-        let mut ids: Vec<String> = open.args.into_keys().collect();
+        let mut ids: Vec<String> = open.tools.into_keys().collect();
         ids.sort();
         for id in ids {
             self.send(cards::abandoned(&id, reason));
         }
     }
 
-    fn open_card(&self, call_id: &str, name: &str, args: &Value) {
+    fn open_card(&self, call_id: &str, name: &str) -> Option<Arc<dyn Tool>> {
+        let tool = (self.describers)(name);
         let mut open = lock(&self.open);
         open.by_name
             .entry(name.to_string())
             .or_default()
             .push_back(call_id.to_string());
-        open.args.insert(call_id.to_string(), (name.to_string(), args.clone()));
+        open.tools.insert(call_id.to_string(), tool.clone());
+        tool
     }
 
-    /// The card a completion closes: its own id when open, else the oldest open card of `name`.
-    fn take_card(&self, call_id: &str, name: &str) -> Option<String> {
+    /// The card a completion closes: its own id when open, else the oldest open card of
+    /// `name`; with the tool that described it.
+    fn take_card(&self, call_id: &str, name: &str) -> Option<(String, Option<Arc<dyn Tool>>)> {
         let mut open = lock(&self.open);
-        let id = if open.args.contains_key(call_id) {
+        let id = if open.tools.contains_key(call_id) {
             call_id.to_string()
         } else {
             open.by_name.get(name).and_then(|q| q.front().cloned())?
         };
-        open.args.remove(&id);
+        let tool = open.tools.remove(&id).flatten();
         if let Some(queue) = open.by_name.get_mut(name) {
             queue.retain(|x| *x != id);
             if queue.is_empty() {
                 open.by_name.remove(name);
             }
         }
-        Some(id)
+        Some((id, tool))
     }
 }
 
@@ -124,8 +136,8 @@ impl EventSink for AcpEventSink {
                 name,
                 arguments,
             } => {
-                self.open_card(&call_id, &name, &arguments);
-                self.send(cards::start(&call_id, &name, &arguments, &self.cwd));
+                let tool = self.open_card(&call_id, &name);
+                self.send(cards::start(&call_id, tool.as_deref(), &name, &arguments, &self.cwd));
             }
             AgentEvent::ToolRunning { call_id, .. } => self.send(cards::running(&call_id)),
             AgentEvent::ToolFinished {
@@ -135,7 +147,7 @@ impl EventSink for AcpEventSink {
                 output,
                 duration,
             } => {
-                let Some(id) = self.take_card(&call_id, &name) else {
+                let Some((id, tool)) = self.take_card(&call_id, &name) else {
                     tracing::warn!(call_id, name, "completion for a card that is not open");
                     return;
                 };
@@ -146,7 +158,7 @@ impl EventSink for AcpEventSink {
                     error = output.is_error,
                     "tool finished"
                 );
-                for update in cards::finish(&id, &name, &arguments, &output) {
+                for update in cards::finish(&id, tool.as_deref(), &name, &arguments, &output) {
                     self.send(update);
                 }
             }

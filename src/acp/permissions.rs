@@ -15,7 +15,7 @@ use agent_client_protocol::v1::schema::{
     ToolCallUpdate, ToolCallUpdateFields, ToolKind,
 };
 use futures::future::BoxFuture;
-use serde_json::json;
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::render::text_block;
@@ -64,14 +64,21 @@ impl AcpApprover {
         }
     }
 
-    async fn command(&self, call_id: &str, command: &str, reason: &str, unsandboxed: bool) -> ApprovalDecision {
+    async fn command(
+        &self,
+        call_id: &str,
+        command: &str,
+        reason: &str,
+        unsandboxed: bool,
+        shown: Value,
+    ) -> ApprovalDecision {
         let sandbox_note = if unsandboxed { " (without the sandbox)" } else { "" };
         // The card keeps its own title and status: clients that apply this as an update of
         // the card must not be left with a question as its title.
         let fields = ToolCallUpdateFields::new()
             .kind(ToolKind::Execute)
             .content(vec![text_block(&format!("Needs your approval: {reason}\n$ {command}"))])
-            .raw_input(json!({"command": command, "reason": reason, "unsandboxed": unsandboxed}));
+            .raw_input(shown);
         let shown = quoted(command);
         let options = vec![
             PermissionOption::new(ALLOW_ONCE, "Allow once", PermissionOptionKind::AllowOnce),
@@ -95,20 +102,14 @@ impl AcpApprover {
         self.ask(call_id, fields, options).await
     }
 
-    async fn edit(&self, call_id: &str, edit: EditQuestion) -> ApprovalDecision {
+    async fn edit(&self, call_id: &str, edit: EditQuestion, shown: Value) -> ApprovalDecision {
         let fields = ToolCallUpdateFields::new()
             .kind(ToolKind::Edit)
             .content(vec![
                 text_block(&format!("Needs your approval: {}", edit.reason)),
                 ToolCallContent::Diff(Diff::new(edit.real_path.clone(), edit.new_text).old_text(edit.old_text)),
             ])
-            .raw_input(json!({
-                "tool": edit.tool,
-                "path": edit.path,
-                "real_path": edit.real_path,
-                "reason": edit.reason,
-                "arguments": edit.arguments,
-            }));
+            .raw_input(shown);
         let mut options = vec![PermissionOption::new(
             ALLOW_ONCE,
             "Allow edit",
@@ -177,43 +178,36 @@ impl AcpApprover {
 
 /// An edit question, unpacked from the request.
 struct EditQuestion {
-    tool: &'static str,
-    path: std::path::PathBuf,
     real_path: std::path::PathBuf,
     reason: String,
     old_text: Option<String>,
     new_text: String,
-    arguments: serde_json::Value,
 }
 
 impl Approver for AcpApprover {
     fn request<'a>(&'a self, call_id: &'a str, request: ApprovalRequest) -> BoxFuture<'a, ApprovalDecision> {
         Box::pin(async move {
+            let shown = request.shown_input();
             match request {
                 ApprovalRequest::Command {
                     command,
                     reason,
                     unsandboxed,
-                } => self.command(call_id, &command, &reason, unsandboxed).await,
+                } => self.command(call_id, &command, &reason, unsandboxed, shown).await,
                 ApprovalRequest::Edit {
-                    tool,
-                    path,
                     real_path,
                     reason,
                     old_text,
                     new_text,
-                    arguments,
+                    ..
                 } => {
                     let question = EditQuestion {
-                        tool,
-                        path,
                         real_path,
                         reason,
                         old_text,
                         new_text,
-                        arguments,
                     };
-                    self.edit(call_id, question).await
+                    self.edit(call_id, question, shown).await
                 }
             }
         })

@@ -14,14 +14,15 @@ use super::cards;
 use super::events::compaction_update;
 use crate::agent::compress::{self, CompactionEvent};
 use crate::agent::events::arguments_value;
-use crate::tools::{ToolOutput, display_from_meta};
+use crate::tools::{ToolOutput, ToolRegistry, display_from_meta};
 use crate::transcript::{Message, Role};
 
 /// Largest text in one replayed chunk.
 pub const REPLAY_CHUNK: usize = 1024 * 1024;
 
-/// The updates that reproduce `history` in the editor.
-pub fn updates(history: &[Message], cwd: &Path, compaction: bool) -> Vec<SessionUpdate> {
+/// The updates that reproduce `history` in the editor; `tools` describes the calls (a tool it
+/// no longer has falls back to the built-in one, else to a generic card).
+pub fn updates(history: &[Message], cwd: &Path, compaction: bool, tools: &ToolRegistry) -> Vec<SessionUpdate> {
     let mut out = Vec::new();
     let mut call_args: HashMap<&str, (&str, Value)> = HashMap::new();
     for message in history {
@@ -66,7 +67,8 @@ pub fn updates(history: &[Message], cwd: &Path, compaction: bool) -> Vec<Session
                 }
                 for call in &message.tool_calls {
                     let args = arguments_value(&call.arguments);
-                    out.push(cards::start(&call.id, &call.name, &args, cwd));
+                    let tool = tools.describer(&call.name);
+                    out.push(cards::start(&call.id, tool.as_deref(), &call.name, &args, cwd));
                     call_args.insert(&call.id, (&call.name, args));
                 }
             }
@@ -88,7 +90,8 @@ pub fn updates(history: &[Message], cwd: &Path, compaction: bool) -> Vec<Session
                     is_error: message.is_error,
                     display: display_from_meta(message.meta.as_ref()),
                 };
-                out.extend(cards::finish(id, &name, &args, &output));
+                let tool = tools.describer(&name);
+                out.extend(cards::finish(id, tool.as_deref(), &name, &args, &output));
             }
             Role::System => {}
         }
@@ -156,6 +159,45 @@ mod tests {
     use super::*;
 
     #[test]
+    fn calls_of_tools_no_longer_registered_still_render() {
+        let call = |id: &str, name: &str, args: &str| crate::transcript::ToolCall {
+            id: id.into(),
+            name: name.into(),
+            arguments: args.into(),
+        };
+        let (read, gone) = (
+            call("c1", "read_file", r#"{"path":"a.rs"}"#),
+            call("c2", "mcp_gone_x", "{}"),
+        );
+        let mut asked = Message::assistant("");
+        asked.tool_calls = vec![read.clone(), gone.clone()];
+        let history = vec![
+            asked,
+            Message::tool_result(&read, r#"{"content":"1|x","total_lines":1}"#.into(), false),
+            Message::tool_result(&gone, r#"{"error":"boom"}"#.into(), true),
+        ];
+        // An empty registry: the built-in tool is still known, the MCP one falls back.
+        let out: Vec<Value> = updates(&history, Path::new("/w"), false, &ToolRegistry::default())
+            .iter()
+            .map(|u| serde_json::to_value(u).unwrap())
+            .collect();
+        assert_eq!(
+            (out[0]["title"].as_str(), out[0]["kind"].as_str()),
+            (Some("read: a.rs"), Some("read"))
+        );
+        // Kind "other" is ACP's default, left out of the frame.
+        assert_eq!(out[1]["title"], "mcp_gone_x");
+        assert_eq!(out[1]["kind"].as_str().unwrap_or("other"), "other");
+        assert_eq!(out[3]["status"], "failed");
+        assert!(
+            out[3]["content"][0]["content"]["text"]
+                .as_str()
+                .unwrap()
+                .contains("mcp_gone_x failed: boom")
+        );
+    }
+
+    #[test]
     fn long_texts_are_cut_on_char_boundaries_and_nothing_is_lost() {
         let text = "é".repeat(5) + "abc";
         let cut = pieces(&text, 4);
@@ -163,7 +205,7 @@ mod tests {
         assert_eq!(cut.concat(), text);
         assert_eq!(pieces("", 4), [""]);
         let history = vec![Message::user("u".repeat(REPLAY_CHUNK * 2 + 10))];
-        let updates = updates(&history, Path::new("/"), false);
+        let updates = updates(&history, Path::new("/"), false, &ToolRegistry::default());
         assert_eq!(updates.len(), 3);
         for update in &updates {
             assert!(serde_json::to_string(update).unwrap().len() < REPLAY_CHUNK + 1024);

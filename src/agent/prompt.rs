@@ -5,6 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::tools::PromptSection;
+
 /// Context files are capped so one huge file cannot eat the context window.
 pub const CONTEXT_FILE_MAX_CHARS: usize = 20_000;
 
@@ -26,6 +28,8 @@ pub struct PromptInputs<'a> {
     pub provider: &'a str,
     /// Tool names available to the session.
     pub tool_names: Vec<&'a str>,
+    /// The prompt sections those tools need (`Tool::prompt_section`).
+    pub sections: Vec<PromptSection>,
 }
 
 /// Builds the system prompt text.
@@ -44,7 +48,7 @@ pub fn build(inputs: &PromptInputs<'_>) -> String {
         out.push_str(&inputs.tool_names.join(", "));
         out.push_str(". Use read_file/search_files instead of cat/grep in the terminal, and patch for small edits.");
     }
-    if inputs.tool_names.contains(&"skill_view")
+    if inputs.sections.contains(&PromptSection::SkillsIndex)
         && let Some(index) = crate::tools::skills::prompt_index(inputs.hermes_home)
     {
         out.push_str("\n\n");
@@ -55,7 +59,7 @@ pub fn build(inputs: &PromptInputs<'_>) -> String {
         out.push_str(&format!("## {}\n\n{}", path.display(), text));
     }
     // Memory is a snapshot taken when the session's prompt is built (kept stable for caching).
-    if inputs.tool_names.contains(&"memory")
+    if inputs.sections.contains(&PromptSection::MemorySnapshot)
         && let Some(memory) = crate::tools::memory::prompt_block(inputs.hermes_home)
     {
         out.push_str("\n\n");
@@ -140,6 +144,7 @@ mod tests {
             model: "m1",
             provider: "custom",
             tool_names: vec!["read_file"],
+            sections: vec![],
         });
         assert!(prompt.contains("hermes rules"));
         assert!(prompt.contains(&format!("Working directory: {}", sub.display())));
@@ -156,6 +161,7 @@ mod tests {
             model: "m",
             provider: "p",
             tool_names: vec![],
+            sections: vec![],
         });
         assert!(prompt.starts_with("You are Pirate Hermes."));
     }

@@ -4,6 +4,7 @@
 //! `structuredContent` when the server sent one), `{"error": <text>}` when the server flags an
 //! error. Non-text content blocks are summarised in the text rather than dropped.
 
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,6 +13,7 @@ use rmcp::model::CallToolRequestParams;
 use rmcp::service::{Peer, RoleClient};
 use serde_json::{Map, Value, json};
 
+use crate::tools::describe::{self, Presentation, ToolEffect, ToolKind};
 use crate::tools::{Tool, ToolContext, ToolOutput};
 
 use super::naming;
@@ -23,6 +25,9 @@ pub struct McpTool {
     remote_name: String,
     description: String,
     parameters: Value,
+    /// The card's kind and title, from the server's annotations.
+    kind: ToolKind,
+    title: String,
     peer: Peer<RoleClient>,
     call_timeout: Duration,
     /// Set when a call finds the connection gone, so the server is reconnected before the
@@ -51,6 +56,8 @@ impl McpTool {
             remote_name: tool.name.to_string(),
             description,
             parameters: normalize_schema(Value::Object((*tool.input_schema).clone())),
+            kind: card_kind(tool.annotations.as_ref()),
+            title: card_title(server, tool),
             peer,
             call_timeout,
             lost: None,
@@ -139,6 +146,47 @@ impl Tool for McpTool {
     fn run<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
         Box::pin(self.call(ctx, args))
     }
+
+    /// Whatever the server's hints say: they are the server's claims, not something we can
+    /// check, so read-only mode keeps refusing every MCP call (fails closed).
+    fn effect(&self, _args: &Value) -> ToolEffect {
+        ToolEffect::External
+    }
+
+    fn present(&self, args: &Value, cwd: &Path) -> Presentation {
+        Presentation {
+            kind: self.kind,
+            title: self.title.clone(),
+            ..describe::generic_presentation(self.name, args, cwd)
+        }
+    }
+}
+
+/// The card kind from the server's hints. Read-only tools read (or fetch, when they reach the
+/// outside world); a tool that says it may destroy shows the delete icon, so the user sees the
+/// risk; one that only says it writes is an edit; without hints we know nothing (other).
+fn card_kind(hints: Option<&rmcp::model::ToolAnnotations>) -> ToolKind {
+    let Some(hints) = hints else { return ToolKind::Other };
+    match (hints.read_only_hint, hints.destructive_hint, hints.open_world_hint) {
+        (Some(true), _, Some(true)) => ToolKind::Fetch,
+        (Some(true), _, _) => ToolKind::Read,
+        (_, Some(true), _) => ToolKind::Delete,
+        (Some(false), _, _) => ToolKind::Edit,
+        _ => ToolKind::Other,
+    }
+}
+
+/// `server: title`, with the tool's human title when the server gives one, else its name.
+fn card_title(server: &str, tool: &rmcp::model::Tool) -> String {
+    let title = tool
+        .annotations
+        .as_ref()
+        .and_then(|a| a.title.as_deref())
+        .or(tool.title.as_deref())
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .unwrap_or(&tool.name);
+    format!("{server}: {title}")
 }
 
 /// Shared handles are what the registry stores.
@@ -254,6 +302,32 @@ mod tests {
 
         let both = format_result(&json!({"content": [{"type": "text", "text": "t"}], "structuredContent": {"n": 1}}));
         assert_eq!(both.content, r#"{"result":"t","structuredContent":{"n":1}}"#);
+    }
+
+    #[test]
+    fn cards_come_from_the_servers_hints() {
+        use rmcp::model::ToolAnnotations as Hints;
+        assert_eq!(card_kind(None), ToolKind::Other);
+        assert_eq!(card_kind(Some(&Hints::new().read_only(true))), ToolKind::Read);
+        assert_eq!(
+            card_kind(Some(&Hints::new().read_only(true).open_world(true))),
+            ToolKind::Fetch
+        );
+        assert_eq!(
+            card_kind(Some(&Hints::new().read_only(false).destructive(true))),
+            ToolKind::Delete
+        );
+        assert_eq!(
+            card_kind(Some(&Hints::new().read_only(false).destructive(false))),
+            ToolKind::Edit
+        );
+        let schema = std::sync::Arc::new(Map::new());
+        let plain = rmcp::model::Tool::new("get_docs", "d", schema.clone());
+        assert_eq!(card_title("ctx7", &plain), "ctx7: get_docs");
+        let titled = plain.clone().with_title("Get docs");
+        assert_eq!(card_title("ctx7", &titled), "ctx7: Get docs");
+        let annotated = titled.with_annotations(Hints::with_title("Fetch library docs"));
+        assert_eq!(card_title("ctx7", &annotated), "ctx7: Fetch library docs");
     }
 
     #[test]

@@ -33,6 +33,34 @@ pub enum ApprovalRequest {
     },
 }
 
+impl ApprovalRequest {
+    /// The request as the raw input the editor shows with the question: what would run or
+    /// change and why (the texts of an edit go in its diff, not here).
+    pub fn shown_input(&self) -> Value {
+        match self {
+            ApprovalRequest::Command {
+                command,
+                reason,
+                unsandboxed,
+            } => serde_json::json!({"command": command, "reason": reason, "unsandboxed": unsandboxed}),
+            ApprovalRequest::Edit {
+                tool,
+                path,
+                real_path,
+                reason,
+                arguments,
+                ..
+            } => serde_json::json!({
+                "tool": tool,
+                "path": path,
+                "real_path": real_path,
+                "reason": reason,
+                "arguments": arguments,
+            }),
+        }
+    }
+}
+
 /// The user's answer (or why there was none).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ApprovalDecision {

@@ -5,6 +5,7 @@
 pub mod approval;
 pub mod approver;
 pub mod args;
+pub mod describe;
 pub mod file_io;
 pub mod fs;
 pub mod memory;
@@ -26,7 +27,7 @@ pub mod todo;
 pub mod workspace;
 pub mod write_file;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
@@ -34,6 +35,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 pub use approver::{ApprovalDecision, ApprovalRequest, Approver, DenyAll};
+pub use describe::{Location, PlanItem, PlanStatus, Presentation, PromptSection, ToolEffect, ToolKind};
 pub use fs::{FileSystem, LocalFs};
 pub use registry::ToolRegistry;
 pub use state::SessionToolState;
@@ -54,6 +56,29 @@ pub trait Tool: Send + Sync {
     }
     /// Runs the call. Failures are reported as an error `ToolOutput`, never as a panic.
     fn run<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput>;
+    /// What the call does, from its arguments: the read-only gate asks this. No default, so a
+    /// new tool has to say (safety fails closed).
+    fn effect(&self, args: &Value) -> ToolEffect;
+    /// The card the editor shows when the call starts (paths resolve against `cwd`).
+    fn present(&self, args: &Value, cwd: &Path) -> Presentation {
+        describe::generic_presentation(self.name(), args, cwd)
+    }
+    /// A readable summary of a successful JSON result, shown on the finished card.
+    fn summarise(&self, _args: &Value, result: &Value) -> String {
+        describe::generic_summary(self.name(), result)
+    }
+    /// The plan a successful result carries, if the tool keeps one (the todo list).
+    fn plan(&self, _result: &Value) -> Option<Vec<PlanItem>> {
+        None
+    }
+    /// What the call did in a few words (the note left when its old output is pruned).
+    fn brief(&self, args: &Value) -> Option<String> {
+        describe::generic_brief(args)
+    }
+    /// The system-prompt section this tool needs when it is available.
+    fn prompt_section(&self) -> Option<PromptSection> {
+        None
+    }
 }
 
 /// Everything a tool call may use. Built per call by the agent loop.
@@ -148,6 +173,20 @@ impl ToolOutput {
             is_error: true,
             display: ToolDisplay::None,
         }
+    }
+
+    /// Why the call failed, for the editor: the `error` field every tool's failure JSON carries
+    /// (else the whole text); `None` for a success.
+    pub fn failure_message(&self) -> Option<String> {
+        if !self.is_error {
+            return None;
+        }
+        let parsed: Option<Value> = serde_json::from_str(&self.content).ok();
+        Some(match parsed.as_ref().and_then(|v| v.get("error")) {
+            Some(Value::String(s)) => s.clone(),
+            Some(other) if !other.is_null() => other.to_string(),
+            _ => self.content.clone(),
+        })
     }
 
     pub fn with_display(mut self, display: ToolDisplay) -> ToolOutput {

@@ -81,6 +81,18 @@ impl ToolRegistry {
             .collect()
     }
 
+    /// The tool that describes calls to `name`: this registry's, else the built-in one (a
+    /// stored call replayed after its tool left); `None` for a tool nobody knows any more (an
+    /// MCP server gone), which the callers describe generically.
+    pub fn describer(&self, name: &str) -> Option<Arc<dyn Tool>> {
+        self.get(name).or_else(|| builtin_catalog().get(name)).cloned()
+    }
+
+    /// The system-prompt sections the tools need.
+    pub fn prompt_sections(&self) -> Vec<super::PromptSection> {
+        self.tools.iter().filter_map(|t| t.prompt_section()).collect()
+    }
+
     /// Whether a call to `name` must run alone.
     pub fn is_interactive(&self, name: &str) -> bool {
         self.get(name).is_some_and(|t| t.interactive())
@@ -96,7 +108,7 @@ impl ToolRegistry {
             Err(message) => return ToolOutput::error(message),
         };
         if ctx.state.is_read_only()
-            && let Some(reason) = read_only_refusal(name, &args)
+            && let Some(reason) = tool.effect(&args).read_only_refusal()
         {
             return ToolOutput::error(reason);
         }
@@ -117,21 +129,19 @@ impl ToolRegistry {
     }
 }
 
-/// Why a call is refused in read-only mode, if it is: edits, process control, memory writes and
-/// external (MCP) tools. Commands are decided by the terminal's permission gate (the policy
-/// allows read-only commands there).
-fn read_only_refusal(name: &str, args: &Value) -> Option<String> {
-    const NOTE: &str = "The session is in read-only mode; switch the mode in the editor to allow it.";
-    let action = args.get("action").and_then(Value::as_str).unwrap_or("");
-    match name {
-        "write_file" | "patch" => Some(format!("Read-only mode: file edits are disabled. {NOTE}")),
-        "process" => matches!(action, "kill" | "write" | "submit" | "close")
-            .then(|| format!("Read-only mode: process control is disabled. {NOTE}")),
-        "memory" => {
-            (action != "read" && !action.is_empty()).then(|| format!("Read-only mode: memory is not modified. {NOTE}"))
-        }
-        other if other.starts_with("mcp_") => Some(format!("Read-only mode: external tools are disabled. {NOTE}")),
-        _ => None,
+/// The built-in tools, built once, for describing calls where no session registry is at hand
+/// (pruned history notes) or the session's no longer has the tool.
+pub fn builtin_catalog() -> &'static ToolRegistry {
+    static CATALOG: std::sync::LazyLock<ToolRegistry> = std::sync::LazyLock::new(ToolRegistry::builtin);
+    &CATALOG
+}
+
+/// What a call of `name` did in a few words, asked of the built-in tool (any other tool gets the
+/// generic note: its first string argument).
+pub fn brief(name: &str, args: &Value) -> Option<String> {
+    match builtin_catalog().get(name) {
+        Some(tool) => tool.brief(args),
+        None => super::describe::generic_brief(args),
     }
 }
 
@@ -154,5 +164,54 @@ fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
         s.clone()
     } else {
         "unknown panic".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::safety::policy::Mode;
+
+    fn refused(name: &str, args: Value) -> bool {
+        let tools = ToolRegistry::builtin();
+        tools.get(name).unwrap().effect(&args).read_only_refusal().is_some()
+    }
+
+    #[test]
+    fn read_only_mode_refuses_what_the_tools_say_changes_things() {
+        assert!(refused("write_file", json!({"path": "a"})));
+        assert!(refused("patch", json!({"mode": "patch"})));
+        assert!(refused("process", json!({"action": "kill", "session_id": "p1"})));
+        assert!(!refused("process", json!({"action": "poll", "session_id": "p1"})));
+        assert!(refused("memory", json!({"action": "add", "target": "memory"})));
+        // A batch writes memory too, with or without `action`.
+        assert!(refused(
+            "memory",
+            json!({"target": "memory", "operations": [{"action": "add"}]})
+        ));
+        // Commands are judged by the terminal's permission gate, not here.
+        assert!(!refused("terminal", json!({"command": "rm -rf x"})));
+        for reader in [
+            "read_file",
+            "search_files",
+            "todo",
+            "session_search",
+            "skills_list",
+            "skill_view",
+        ] {
+            assert!(!refused(reader, json!({})), "{reader}");
+        }
+    }
+
+    #[tokio::test]
+    async fn dispatch_applies_the_gate() {
+        let dir = tempfile::tempdir().unwrap();
+        let ctx = crate::tools::file_io::test_support::test_ctx(dir.path(), Arc::new(crate::tools::DenyAll));
+        ctx.state.set_mode(Mode::ReadOnly);
+        let out = ToolRegistry::builtin()
+            .dispatch(&ctx, "write_file", r#"{"path": "a.txt", "content": "x"}"#)
+            .await;
+        assert!(out.is_error && out.content.contains("Read-only mode: file edits are disabled"));
+        assert!(!dir.path().join("a.txt").exists());
     }
 }

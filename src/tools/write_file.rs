@@ -7,6 +7,7 @@ use std::path::Path;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
+use super::describe::{self, Presentation, ToolEffect, ToolKind};
 use super::file_io::{self, GuardEnv};
 use super::{FileChange, Tool, ToolContext, ToolDisplay, ToolOutput};
 
@@ -144,6 +145,27 @@ impl Tool for WriteFileTool {
 
     fn run<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
         Box::pin(self.write(ctx, args))
+    }
+
+    fn effect(&self, _args: &Value) -> ToolEffect {
+        ToolEffect::EditsFiles
+    }
+
+    fn present(&self, args: &Value, cwd: &Path) -> Presentation {
+        let path = describe::arg(args, "path");
+        Presentation {
+            kind: ToolKind::Edit,
+            title: format!("write: {}", path.unwrap_or("?")),
+            start_text: Some(match path {
+                Some(p) => format!("Preparing write to {p}."),
+                None => "Preparing file write.".into(),
+            }),
+            ..describe::generic_presentation(self.name(), args, cwd)
+        }
+    }
+
+    fn brief(&self, args: &Value) -> Option<String> {
+        describe::arg(args, "path").map(|p| describe::clip(p, 80))
     }
 }
 

@@ -305,8 +305,15 @@ impl AgentProcess {
                     .flatten()
                     .filter_map(|a| a.as_str().map(str::to_string))
                     .collect();
+                // Like an editor: the request's variables on top of the inherited environment.
+                let env = params["env"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|v| Some((v["name"].as_str()?.to_string(), v["value"].as_str()?.to_string())));
                 let out = std::process::Command::new(params["command"].as_str().unwrap())
                     .args(&args)
+                    .envs(env)
                     .current_dir(params["cwd"].as_str().unwrap_or("/"))
                     .stdin(Stdio::null())
                     .output()

@@ -76,6 +76,12 @@ pub fn start_prompt(
     tokio::spawn(turn.instrument(span));
 }
 
+/// The session's registry describes the cards (asked per card: MCP tools come and go).
+fn describers(session: &Arc<Session>) -> crate::acp::events::Describers {
+    let session = session.clone();
+    Box::new(move |name| session.tools().describer(name))
+}
+
 async fn run(
     state: &AcpState,
     req: PromptRequest,
@@ -89,6 +95,7 @@ async fn run(
         session.settings().cwd,
         state.supports_notices(),
         state.supports_compaction(),
+        describers(&session),
     ));
     let command = match convert::plain_text(&req.prompt) {
         Some(text) => commands::handle(state, &session, sink.clone() as Sink, &text, ticket.token()).await,

@@ -82,7 +82,7 @@ pub async fn load_session(
     let cwd = session.settings().cwd;
     let unreadable = state.manager.store().unreadable_messages(&session.id);
     let notice = replay::unreadable_notice(unreadable, state.supports_notices());
-    for update in replay::updates(&history, &cwd, state.supports_compaction())
+    for update in replay::updates(&history, &cwd, state.supports_compaction(), &session.tools())
         .into_iter()
         .chain(notice)
     {

@@ -40,7 +40,7 @@ pub fn fallback_summary(middle: &[Message]) -> String {
             Role::User if !text.trim().is_empty() => asks.push(clip(&one_line(&text), 300)),
             Role::Assistant => {
                 for call in &message.tool_calls {
-                    collect_paths(
+                    crate::tools::describe::collect_paths(
                         &serde_json::from_str(&call.arguments).unwrap_or(Value::Null),
                         &mut |p| {
                             if seen_files.insert(p.to_string()) {
@@ -115,22 +115,6 @@ pub fn fallback_summary(middle: &[Message]) -> String {
         text.push_str("\n…[fallback summary truncated]");
     }
     text
-}
-
-/// Calls `f` with every path-like argument (`path`, `file_path`, `workdir`, `cwd`).
-fn collect_paths(value: &Value, f: &mut dyn FnMut(&str)) {
-    match value {
-        Value::Object(map) => {
-            for (key, v) in map {
-                match (key.as_str(), v) {
-                    ("path" | "file_path" | "workdir" | "cwd", Value::String(s)) if !s.trim().is_empty() => f(s),
-                    _ => collect_paths(v, f),
-                }
-            }
-        }
-        Value::Array(items) => items.iter().for_each(|v| collect_paths(v, f)),
-        _ => {}
-    }
 }
 
 fn one_line(s: &str) -> String {

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::estimate::message_tokens;
 use super::plan::Plan;
-use crate::text::{clip, thousands};
+use crate::text::thousands;
 use crate::transcript::{Message, Part, Role};
 
 /// What a cleared tool output starts with.
@@ -63,30 +63,17 @@ pub fn prune_middle(history: &[Message], plan: &Plan) -> (Vec<Message>, u64) {
     (out, freed)
 }
 
-/// `[old tool output cleared] terminal `cargo test` → 4,210 chars, 87 lines`.
+/// `[old tool output cleared] terminal `cargo test` → 4,210 chars, 87 lines`: the tool says
+/// what the call did (`Tool::brief`).
 pub fn cleared_note(tool: &str, arguments: &str, output: &str) -> String {
     let args: Value = serde_json::from_str(arguments).unwrap_or(Value::Null);
-    let arg = |key: &str| args.get(key).and_then(Value::as_str).map(|s| one_line(s, 80));
-    let what = match tool {
-        "terminal" => arg("command").map(|c| format!("`{c}`")),
-        "read_file" | "write_file" | "patch" => arg("path"),
-        "search_files" => arg("pattern").map(|p| format!("'{p}' in {}", arg("path").unwrap_or_else(|| ".".into()))),
-        _ => args.as_object().and_then(|o| {
-            o.iter()
-                .find_map(|(k, v)| v.as_str().map(|s| format!("{k}={}", one_line(s, 60))))
-        }),
-    };
+    let what = crate::tools::registry::brief(tool, &args);
     let lines = output.lines().count();
     let size = format!("{} chars, {lines} lines", thousands(output.chars().count() as u64));
     match what {
         Some(what) => format!("{CLEARED_PREFIX} {tool} {what} → {size}"),
         None => format!("{CLEARED_PREFIX} {tool} → {size}"),
     }
-}
-
-/// An argument on one line (trimmed, newlines as spaces), clipped to `max` characters.
-fn one_line(s: &str, max: usize) -> String {
-    clip(&s.trim().replace('\n', " "), max)
 }
 
 #[cfg(test)]

@@ -49,6 +49,7 @@ impl SessionManager {
                 let (home, cwd, model) = (self.config.home.clone(), settings.cwd.clone(), settings.model.clone());
                 let provider = provider_settings.id.clone();
                 let tool_names: Vec<&'static str> = tools.tools().map(|t| t.name()).collect();
+                let sections = tools.prompt_sections();
                 let built = tokio::task::spawn_blocking(move || {
                     agent::prompt::build(&agent::prompt::PromptInputs {
                         hermes_home: &home,
@@ -56,6 +57,7 @@ impl SessionManager {
                         model: &model,
                         provider: &provider,
                         tool_names,
+                        sections,
                     })
                 })
                 .await

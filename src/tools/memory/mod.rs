@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 pub use entries::{ENTRY_DELIMITER, MemoryLimits, Target, memory_dir};
 use entries::{MemoryFile, char_len, commas, failure, parse_entries, percent, sanitize_entries};
 
+use super::describe::{self, Presentation, PromptSection, ToolEffect};
 use super::{Tool, ToolContext, ToolOutput};
 
 const DESCRIPTION: &str = "Save durable facts to persistent memory that survive across sessions. Memory is injected \
@@ -212,5 +213,31 @@ impl Tool for MemoryTool {
                 Err(e) => result(failure(format!("Memory operation failed: {e}"))),
             }
         })
+    }
+
+    /// Every action changes memory; a batch (`operations`) does too.
+    fn effect(&self, args: &Value) -> ToolEffect {
+        let action = describe::arg(args, "action");
+        if action.is_some_and(|a| a != "read") || args.get("operations").is_some_and(|o| !o.is_null()) {
+            ToolEffect::WritesMemory
+        } else {
+            ToolEffect::ReadOnly
+        }
+    }
+
+    fn present(&self, args: &Value, cwd: &Path) -> Presentation {
+        Presentation {
+            title: format!(
+                "memory {}: {}",
+                describe::arg(args, "action").unwrap_or("manage"),
+                describe::arg(args, "target").unwrap_or("memory")
+            ),
+            ..describe::generic_presentation(self.name(), args, cwd)
+        }
+    }
+
+    /// The model edits memory knowing what it holds: the snapshot goes in the prompt.
+    fn prompt_section(&self) -> Option<PromptSection> {
+        Some(PromptSection::MemorySnapshot)
     }
 }

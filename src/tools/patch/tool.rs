@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 
 use super::{replace, v4a};
 use crate::sync::lock;
+use crate::tools::describe::{self, Location, Presentation, ToolEffect, ToolKind};
 use crate::tools::file_io::{self, GuardEnv};
 use crate::tools::{Tool, ToolContext, ToolDisplay, ToolOutput};
 
@@ -197,4 +198,52 @@ impl Tool for PatchTool {
     fn run<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
         Box::pin(self.patch(ctx, args))
     }
+
+    fn effect(&self, _args: &Value) -> ToolEffect {
+        ToolEffect::EditsFiles
+    }
+
+    fn present(&self, args: &Value, cwd: &Path) -> Presentation {
+        let mode = describe::arg(args, "mode").unwrap_or("replace");
+        let path = describe::arg(args, "path");
+        let named = v4a_paths(args);
+        let target = path.map(str::to_string).unwrap_or_else(|| named.join(", "));
+        let locations = match path {
+            Some(_) => describe::path_location(args, cwd, None).into_iter().collect(),
+            None => named
+                .iter()
+                .map(|p| Location {
+                    path: crate::tools::workspace::resolve_against(cwd, p),
+                    line: None,
+                })
+                .collect(),
+        };
+        Presentation {
+            kind: ToolKind::Edit,
+            title: format!("patch ({mode}): {}", if target.is_empty() { "?" } else { &target }),
+            locations,
+            start_text: Some(format!("Preparing {mode} edit for {}.", path.unwrap_or("patch input"))),
+        }
+    }
+
+    fn brief(&self, args: &Value) -> Option<String> {
+        describe::arg(args, "path").map(|p| describe::clip(p, 80))
+    }
+}
+
+/// All paths named in a V4A patch (`*** Update/Add/Delete File:` headers), for the card.
+fn v4a_paths(args: &Value) -> Vec<String> {
+    let Some(patch) = describe::arg(args, "patch") else {
+        return Vec::new();
+    };
+    patch
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            ["*** Update File:", "*** Add File:", "*** Delete File:"]
+                .iter()
+                .find_map(|p| l.strip_prefix(p))
+                .map(|p| p.trim().to_string())
+        })
+        .collect()
 }

@@ -1,6 +1,7 @@
 //! The `process` tool: list, poll, log, wait, kill, write, submit and close for the session's
 //! background processes, with Hermes' parameter schema and result shapes.
 
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -9,6 +10,7 @@ use serde_json::{Value, json};
 
 use super::BackgroundProcess;
 use crate::tools::args;
+use crate::tools::describe::{self, Presentation, ToolEffect, ToolKind};
 use crate::tools::shell::capture::tail_chars;
 use crate::tools::terminal::DEFAULT_TIMEOUT_SECS;
 use crate::tools::{Tool, ToolContext, ToolOutput};
@@ -73,6 +75,27 @@ impl Tool for ProcessTool {
 
     fn run<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
         Box::pin(run(ctx, args))
+    }
+
+    fn effect(&self, args: &Value) -> ToolEffect {
+        match describe::arg(args, "action") {
+            Some("kill" | "write" | "submit" | "close") => ToolEffect::ControlsProcess,
+            _ => ToolEffect::ReadOnly,
+        }
+    }
+
+    fn present(&self, args: &Value, cwd: &Path) -> Presentation {
+        let action = describe::arg(args, "action");
+        let verb = action.unwrap_or("manage");
+        Presentation {
+            kind: ToolKind::Execute,
+            title: match describe::arg(args, "session_id") {
+                Some(id) => format!("process {verb}: {id}"),
+                None => format!("process {verb}"),
+            },
+            start_text: Some(format!("Process action: {}", action.unwrap_or("?"))),
+            ..describe::generic_presentation(self.name(), args, cwd)
+        }
     }
 }
 

@@ -6,6 +6,7 @@
 
 pub(crate) mod guards;
 mod notebook;
+mod present;
 mod reader;
 mod suggest;
 #[cfg(test)]
@@ -18,6 +19,7 @@ use std::path::Path;
 use futures::future::BoxFuture;
 use serde_json::{Map, Value, json};
 
+use super::{Presentation, ToolEffect};
 use super::{Tool, ToolContext, ToolDisplay, ToolOutput};
 use crate::text::thousands;
 use reader::{EXACT_COUNT_MAX_BYTES, LineTotal, MAX_READ_CHARS, Page, PageRequest};
@@ -63,6 +65,22 @@ impl Tool for ReadFileTool {
 
     fn run<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
         Box::pin(run(ctx, args))
+    }
+
+    fn effect(&self, _args: &Value) -> ToolEffect {
+        ToolEffect::ReadOnly
+    }
+
+    fn present(&self, args: &Value, cwd: &Path) -> Presentation {
+        present::present(args, cwd)
+    }
+
+    fn summarise(&self, args: &Value, result: &Value) -> String {
+        present::summarise(args, result)
+    }
+
+    fn brief(&self, args: &Value) -> Option<String> {
+        super::describe::arg(args, "path").map(|p| super::describe::clip(p, 80))
     }
 }
 

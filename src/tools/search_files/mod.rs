@@ -7,11 +7,12 @@
 
 mod content;
 mod names;
+mod present;
 #[cfg(test)]
 mod tests;
 mod walk;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use futures::future::BoxFuture;
@@ -20,6 +21,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::read_file::coerce_int;
 use super::read_file::guards;
+use super::{Presentation, ToolEffect};
 use super::{Tool, ToolContext, ToolDisplay, ToolOutput};
 
 const DESCRIPTION: &str = "Search file contents or find files by name. Use this instead of \
@@ -68,6 +70,22 @@ impl Tool for SearchFilesTool {
 
     fn run<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
         Box::pin(run(ctx, args))
+    }
+
+    fn effect(&self, _args: &Value) -> ToolEffect {
+        ToolEffect::ReadOnly
+    }
+
+    fn present(&self, args: &Value, cwd: &Path) -> Presentation {
+        present::present(args, cwd)
+    }
+
+    fn summarise(&self, _args: &Value, result: &Value) -> String {
+        present::summarise(result)
+    }
+
+    fn brief(&self, args: &Value) -> Option<String> {
+        present::brief(args)
     }
 }
 

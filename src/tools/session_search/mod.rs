@@ -11,6 +11,7 @@ mod tests;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
+use super::describe::{self, Presentation, ToolEffect};
 use super::{Tool, ToolContext, ToolOutput};
 use crate::store::SearchOrder;
 
@@ -182,5 +183,19 @@ impl Tool for SessionSearchTool {
                 ToolOutput::json(value)
             }
         })
+    }
+
+    fn effect(&self, _args: &Value) -> ToolEffect {
+        ToolEffect::ReadOnly
+    }
+
+    fn present(&self, args: &Value, cwd: &std::path::Path) -> Presentation {
+        Presentation {
+            title: match describe::arg(args, "query") {
+                Some(q) => format!("session search: {q}"),
+                None => "recent sessions".into(),
+            },
+            ..describe::generic_presentation(self.name(), args, cwd)
+        }
     }
 }

@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 
 pub use scan::{SkillEntry, skills_dir};
 
+use super::describe::{self, Presentation, PromptSection, ToolEffect, ToolKind};
 use super::{Tool, ToolContext, ToolOutput};
 
 /// Descriptions in the system-prompt index are cut to this many characters.
@@ -149,6 +150,21 @@ impl Tool for SkillsListTool {
             .map(str::to_string);
         Box::pin(with_skills_dir(ctx, move |dir| list_skills(&dir, category.as_deref())))
     }
+
+    fn effect(&self, _args: &Value) -> ToolEffect {
+        ToolEffect::ReadOnly
+    }
+
+    fn present(&self, args: &Value, cwd: &Path) -> Presentation {
+        Presentation {
+            kind: ToolKind::Read,
+            title: match describe::arg(args, "category") {
+                Some(c) => format!("skills list ({c})"),
+                None => "skills list".into(),
+            },
+            ..describe::generic_presentation(self.name(), args, cwd)
+        }
+    }
 }
 
 /// The `skill_view` tool.
@@ -191,5 +207,26 @@ impl Tool for SkillViewTool {
         Box::pin(with_skills_dir(ctx, move |dir| {
             view::view(&dir, &name, file_path.as_deref())
         }))
+    }
+
+    fn effect(&self, _args: &Value) -> ToolEffect {
+        ToolEffect::ReadOnly
+    }
+
+    fn present(&self, args: &Value, cwd: &Path) -> Presentation {
+        let name = describe::arg(args, "name").unwrap_or("?");
+        Presentation {
+            kind: ToolKind::Read,
+            title: match describe::arg(args, "file_path") {
+                Some(f) => format!("skill view ({name}/{f})"),
+                None => format!("skill view ({name})"),
+            },
+            ..describe::generic_presentation(self.name(), args, cwd)
+        }
+    }
+
+    /// Opening a skill needs the index of skills in the prompt.
+    fn prompt_section(&self) -> Option<PromptSection> {
+        Some(PromptSection::SkillsIndex)
     }
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::{MAX_OUTPUT_CHARS, guard};
+use super::{MAX_OUTPUT_CHARS, guard, hosted};
 use crate::tools::output::head_tail;
 use crate::tools::shell::capture::HeadTail;
 use crate::tools::shell::{self, StdinMode, ansi::strip_ansi, sandbox};
@@ -63,24 +63,34 @@ impl Foreground<'_> {
             self.cwd.as_os_str(),
             marker.as_os_str(),
         ];
-        // The editor's terminal, when it offers one, runs the same wrapper so `cd`/`export`
-        // carry over identically; the user watches it live in the card.
-        let host_args = ["-c", FOREGROUND_SCRIPT, "hermes-acp"]
-            .into_iter()
-            .map(str::to_string)
-            .chain(args.iter().map(|a| a.to_string_lossy().into_owned()))
-            .collect();
-        let host = HostCommand {
-            call_id: &ctx.call_id,
-            program: shell::shell_program(),
-            args: host_args,
-            cwd: &self.cwd,
-            timeout: self.timeout,
-            // The editor's terminal inherits the editor's environment: blank the credentials.
-            env: ctx.services.child_env.blanked(),
-        };
-        if let Some(result) = ctx.terminals.run(host, &ctx.cancel).await {
-            return self.finish_hosted(ctx, result, &marker).await;
+        // The editor's terminal, when it offers one, runs the same steps so `cd`/`export`
+        // carry over identically; the user watches it live in the card, labelled with the
+        // command they recognise (see `hosted`).
+        if ctx.terminals.runs_in_editor() {
+            let call = hosted::invocation(
+                shell::shell_program(),
+                shell_state.scratch_file("prologue"),
+                FOREGROUND_SCRIPT,
+                args,
+            );
+            let mut env = ctx.services.child_env.blanked();
+            env.extend(call.env);
+            let host = HostCommand {
+                call_id: &ctx.call_id,
+                program: shell::shell_program(),
+                args: call.args,
+                cwd: &self.cwd,
+                timeout: self.timeout,
+                // The editor's terminal inherits the editor's environment: blank the credentials.
+                env,
+            };
+            let result = ctx.terminals.run(host, &ctx.cancel).await;
+            if let Some(prologue) = call.prologue {
+                let _ = tokio::fs::remove_file(prologue).await;
+            }
+            if let Some(result) = result {
+                return self.finish_hosted(ctx, result, &marker).await;
+            }
         }
         // Only commands we spawn ourselves can be sandboxed; the editor's terminal (above) runs
         // them its own way.

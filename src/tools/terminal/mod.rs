@@ -4,6 +4,7 @@
 
 mod foreground;
 pub mod guard;
+mod hosted;
 mod schema;
 
 #[cfg(test)]
@@ -15,6 +16,7 @@ use std::time::Duration;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
+use super::describe::{self, Presentation, ToolEffect, ToolKind};
 use super::{Tool, ToolContext, ToolDisplay, ToolOutput, args, permission};
 use crate::safety::policy::CommandEffect;
 use foreground::Foreground;
@@ -54,6 +56,24 @@ impl Tool for TerminalTool {
 
     fn run<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
         Box::pin(run(ctx, args))
+    }
+
+    fn effect(&self, _args: &Value) -> ToolEffect {
+        ToolEffect::RunsCommand
+    }
+
+    fn present(&self, args: &Value, cwd: &Path) -> Presentation {
+        let command = describe::arg(args, "command");
+        Presentation {
+            kind: ToolKind::Execute,
+            title: format!("terminal: {}", describe::shorten(command.unwrap_or("?"), 80, 77)),
+            start_text: command.map(|c| format!("$ {c}")),
+            ..describe::generic_presentation(self.name(), args, cwd)
+        }
+    }
+
+    fn brief(&self, args: &Value) -> Option<String> {
+        describe::arg(args, "command").map(|c| format!("`{}`", describe::clip(c, 80)))
     }
 }
 

@@ -2,6 +2,7 @@
 //! updates items by id (merge), and every call returns the full list with status counts. The
 //! editor bridge turns the list into an ACP `plan` update.
 
+mod present;
 #[cfg(test)]
 mod tests;
 
@@ -10,6 +11,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::args::python_type_name;
+use super::describe::{self, PlanItem, Presentation, ToolEffect};
 use super::{Tool, ToolContext, ToolOutput};
 use crate::sync::lock;
 
@@ -176,6 +178,26 @@ impl Tool for TodoTool {
 
     fn run<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
         Box::pin(async move { run(ctx, &args) })
+    }
+
+    fn effect(&self, _args: &Value) -> ToolEffect {
+        ToolEffect::ReadOnly
+    }
+
+    fn present(&self, args: &Value, cwd: &std::path::Path) -> Presentation {
+        Presentation {
+            title: present::title(args),
+            start_text: Some(present::start_text(args)),
+            ..describe::generic_presentation(self.name(), args, cwd)
+        }
+    }
+
+    fn summarise(&self, _args: &Value, result: &Value) -> String {
+        present::summarise(result)
+    }
+
+    fn plan(&self, result: &Value) -> Option<Vec<PlanItem>> {
+        present::plan(result)
     }
 }
 

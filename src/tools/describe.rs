@@ -1,0 +1,232 @@
+//! How a tool describes itself to the layers above, in our own types (only `acp/` knows ACP):
+//! its card (`Presentation`: kind, title, locations, start text), a readable summary of its
+//! result, a plan for the editor, a one-line note for pruned history, its `ToolEffect` for the
+//! read-only gate, and the system-prompt sections it needs. The generic defaults here are what
+//! a tool without its own knowledge (an MCP tool, a call to a tool no longer registered) gets.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// The kind of a card; `acp/render.rs` maps it to the ACP `ToolKind`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ToolKind {
+    Read,
+    Edit,
+    Delete,
+    Search,
+    Execute,
+    Fetch,
+    #[default]
+    Other,
+}
+
+/// A place the editor can follow along: a file, with a line when known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    pub path: PathBuf,
+    pub line: Option<u32>,
+}
+
+/// What the editor shows when a call starts.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Presentation {
+    pub kind: ToolKind,
+    pub title: String,
+    pub locations: Vec<Location>,
+    /// Text shown while the call is pending/running (capped by the renderer).
+    pub start_text: Option<String>,
+}
+
+/// What a call does to the world, computed from its arguments (the read-only gate asks this).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolEffect {
+    /// Reads only.
+    ReadOnly,
+    /// Writes, patches, adds or deletes files.
+    EditsFiles,
+    /// Runs a shell command: the permission gate decides, with the command's own analysis.
+    RunsCommand,
+    /// Kills, writes to or closes a running process.
+    ControlsProcess,
+    /// Changes the agent's persistent memory.
+    WritesMemory,
+    /// Acts through another program whose effect we cannot know (MCP servers).
+    External,
+}
+
+impl ToolEffect {
+    /// Why a call with this effect is refused in read-only mode, if it is. Commands are left to
+    /// the terminal's permission gate (the policy allows read-only commands there).
+    pub fn read_only_refusal(&self) -> Option<String> {
+        const NOTE: &str = "The session is in read-only mode; switch the mode in the editor to allow it.";
+        let what = match self {
+            ToolEffect::ReadOnly | ToolEffect::RunsCommand => return None,
+            ToolEffect::EditsFiles => "file edits are disabled",
+            ToolEffect::ControlsProcess => "process control is disabled",
+            ToolEffect::WritesMemory => "memory is not modified",
+            ToolEffect::External => "external tools are disabled",
+        };
+        Some(format!("Read-only mode: {what}. {NOTE}"))
+    }
+}
+
+/// A system-prompt section a tool needs when it is available.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptSection {
+    /// The index of installed skills (for a tool that opens them).
+    SkillsIndex,
+    /// The memory snapshot (for a tool that edits it).
+    MemorySnapshot,
+}
+
+/// One entry of a plan a tool's result carries (the todo list).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanItem {
+    pub content: String,
+    pub status: PlanStatus,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlanStatus {
+    Pending,
+    InProgress,
+    Completed,
+}
+
+/// A non-empty string argument.
+pub fn arg<'a>(args: &'a Value, key: &str) -> Option<&'a str> {
+    args.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())
+}
+
+/// The card of a tool without its own knowledge: the name as title, the `path` argument (when
+/// there is one) as location, the arguments as start text.
+pub fn generic_presentation(name: &str, args: &Value, cwd: &Path) -> Presentation {
+    Presentation {
+        kind: ToolKind::Other,
+        title: name.to_string(),
+        locations: path_location(args, cwd, None).into_iter().collect(),
+        start_text: pretty_args(args),
+    }
+}
+
+/// The arguments as pretty JSON, when there are any.
+pub fn pretty_args(args: &Value) -> Option<String> {
+    match args.as_object() {
+        Some(map) if !map.is_empty() => serde_json::to_string_pretty(args).ok(),
+        _ => None,
+    }
+}
+
+/// The `path` argument resolved against the session cwd, as a location.
+pub fn path_location(args: &Value, cwd: &Path, line: Option<u32>) -> Option<Location> {
+    arg(args, "path").map(|p| Location {
+        path: super::workspace::resolve_against(cwd, p),
+        line,
+    })
+}
+
+/// A readable summary of a JSON result for a tool without its own: every field, capped.
+pub fn generic_summary(name: &str, v: &Value) -> String {
+    let Some(obj) = v.as_object() else {
+        return cap(&v.to_string(), 1_500);
+    };
+    let mut out = if obj.get("success").and_then(Value::as_bool) == Some(true) {
+        format!("✅ {name} completed")
+    } else {
+        format!("{name} result")
+    };
+    for (key, value) in obj.iter().take(40) {
+        let text = match value {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        out.push_str(&format!("\n- **{key}:** {}", cap(&text, 500)));
+    }
+    out
+}
+
+/// What a call did in a few words, for a tool without its own: its first string argument.
+pub fn generic_brief(args: &Value) -> Option<String> {
+    args.as_object()?
+        .iter()
+        .find_map(|(k, v)| v.as_str().map(|s| format!("{k}={}", clip(s, 60))))
+}
+
+/// Calls `f` with every path-like argument (`path`, `file_path`, `workdir`, `cwd`) anywhere in
+/// a call's arguments, for any tool (the files a conversation touched).
+pub fn collect_paths(value: &Value, f: &mut dyn FnMut(&str)) {
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map {
+                match (key.as_str(), v) {
+                    ("path" | "file_path" | "workdir" | "cwd", Value::String(s)) if !s.trim().is_empty() => f(s),
+                    _ => collect_paths(v, f),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_paths(v, f)),
+        _ => {}
+    }
+}
+
+/// An argument on one line (trimmed, newlines as spaces), clipped to `max` characters.
+pub fn clip(s: &str, max: usize) -> String {
+    crate::text::clip(&s.trim().replace('\n', " "), max)
+}
+
+/// Caps text for UI safety with a "(N chars total, truncated)" marker.
+pub fn cap(text: &str, max: usize) -> String {
+    crate::text::cap_with(text, max, max.saturating_sub(100), |total| {
+        format!("\n... ({total} chars total, truncated)")
+    })
+}
+
+/// `text` cut to `keep` characters plus "..." when longer than `limit`.
+pub fn shorten(text: &str, limit: usize, keep: usize) -> String {
+    if text.chars().count() > limit {
+        format!("{}...", text.chars().take(keep).collect::<String>())
+    } else {
+        text.to_string()
+    }
+}
+
+/// Whitespace runs collapsed to one space, then shortened to `max`.
+pub fn collapse(text: &str, max: usize) -> String {
+    let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    shorten(&collapsed, max, max.saturating_sub(3))
+}
+
+/// Wraps text in a backtick fence longer than any backtick run inside it.
+pub fn fence(body: &str) -> String {
+    let longest = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let ticks = "`".repeat(longest.max(2) + 1);
+    format!("{ticks}\n{body}\n{ticks}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn generic_descriptions() {
+        let p = generic_presentation("mcp_x_y", &json!({"path": "a.txt"}), Path::new("/w"));
+        assert_eq!((p.kind, p.title.as_str()), (ToolKind::Other, "mcp_x_y"));
+        assert_eq!(p.locations[0].path, PathBuf::from("/w/a.txt"));
+        assert!(
+            generic_brief(&json!({"url": "https://e.x"}))
+                .unwrap()
+                .contains("url=https://e.x")
+        );
+        assert_eq!(ToolEffect::ReadOnly.read_only_refusal(), None);
+        assert!(
+            ToolEffect::External
+                .read_only_refusal()
+                .unwrap()
+                .contains("external tools")
+        );
+        assert!(cap(&"a".repeat(6000), 5_000).ends_with("(6000 chars total, truncated)"));
+        assert_eq!(fence("a ``` b"), "````\na ``` b\n````");
+    }
+}
