@@ -1,0 +1,41 @@
+//! What the editor shows for a finished tool call beyond its raw result: the file changes it
+//! made (diffs) or the command it ran with its output. Tools produce it, the ACP layer renders
+//! it, and a tool result message keeps it (see `meta.rs`) so a replay renders the same card.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize, Serializer};
+
+/// A file change a tool made (or proposes), with whole-file texts so the editor can render a diff.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileChange {
+    #[serde(serialize_with = "lossy_path")]
+    pub path: PathBuf,
+    /// `None` when the file did not exist before.
+    #[serde(default)]
+    pub old_text: Option<String>,
+    /// `None` when the file was deleted.
+    #[serde(default)]
+    pub new_text: Option<String>,
+}
+
+/// What the editor should show for a finished call, beyond the raw result.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum ToolDisplay {
+    #[default]
+    None,
+    /// Files written, patched, added, deleted or moved.
+    Changes(Vec<FileChange>),
+    /// A shell command with its (already truncated) output.
+    Terminal {
+        command: String,
+        output: String,
+        exit_code: Option<i64>,
+    },
+}
+
+/// Paths are stored as text; a path that is not UTF-8 is kept lossily rather than making the
+/// whole message unsavable (it is only shown, never opened, from the history).
+fn lossy_path<S: Serializer>(path: &PathBuf, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&path.to_string_lossy())
+}
