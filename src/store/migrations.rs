@@ -65,11 +65,6 @@ const MIGRATIONS: &[&str] = &[
     "#,
 ];
 
-/// The schema version this build writes.
-pub fn latest_version() -> i64 {
-    MIGRATIONS.len() as i64
-}
-
 /// Brings the database up to date, one transaction per migration.
 pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
     let current: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0))?;
