@@ -131,8 +131,15 @@ mod tests {
                 .create_session(record(&format!("s{i}"), cwd), vec![Message::user("hi")])
                 .await
                 .unwrap();
-            tokio::time::sleep(std::time::Duration::from_millis(3)).await;
         }
+        // Distinct update times, oldest first, set directly rather than waited for.
+        store
+            .call(|conn| {
+                conn.execute("UPDATE sessions SET updated_at = CAST(substr(id, 2) AS INTEGER)", [])?;
+                Ok(())
+            })
+            .await
+            .unwrap();
         store.create_session(record("empty", "/a"), vec![]).await.unwrap();
         let page = store.list_sessions(None, None, 2).await.unwrap();
         assert_eq!(
