@@ -8,7 +8,7 @@ pub struct SessionRecord {
     pub id: String,
     pub cwd: String,
     pub title: Option<String>,
-    /// `user` when the user set the title (never overwritten), `auto` otherwise.
+    /// Who set the title: `auto` (derived from the first prompt) is all this agent writes.
     pub title_source: Option<String>,
     pub model: Option<String>,
     pub provider: Option<String>,
