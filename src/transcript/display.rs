@@ -2,7 +2,7 @@
 //! made (diffs) or the command it ran with its output. Tools produce it, the ACP layer renders
 //! it, and a tool result message keeps it (see `meta.rs`) so a replay renders the same card.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -36,6 +36,24 @@ pub enum ToolDisplay {
 
 /// Paths are stored as text; a path that is not UTF-8 is kept lossily rather than making the
 /// whole message unsavable (it is only shown, never opened, from the history).
-fn lossy_path<S: Serializer>(path: &PathBuf, s: S) -> Result<S::Ok, S::Error> {
+fn lossy_path<S: Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&path.to_string_lossy())
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::os::unix::ffi::OsStrExt;
+
+    use super::*;
+
+    #[test]
+    fn a_path_that_is_not_utf8_is_stored_lossily_instead_of_failing() {
+        let change = FileChange {
+            path: PathBuf::from(std::ffi::OsStr::from_bytes(b"/w/caf\xe9.txt")),
+            old_text: None,
+            new_text: Some("x".into()),
+        };
+        let stored = serde_json::to_value(&change).unwrap();
+        assert_eq!(stored["path"], "/w/caf\u{fffd}.txt");
+    }
 }
