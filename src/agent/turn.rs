@@ -94,13 +94,7 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
             commit(
                 ctx,
                 history,
-                vec![with_meta(
-                    Message::user(BUDGET_NOTE),
-                    MessageMeta {
-                        budget_note: true,
-                        ..MessageMeta::default()
-                    },
-                )],
+                vec![with_meta(Message::user(BUDGET_NOTE), MessageMeta::budget_note())],
             )
             .await?;
         }
@@ -135,13 +129,7 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
                     commit(
                         ctx,
                         history,
-                        vec![with_meta(
-                            message,
-                            MessageMeta {
-                                interrupted: Some(Interruption::Cancelled),
-                                ..MessageMeta::default()
-                            },
-                        )],
+                        vec![with_meta(message, MessageMeta::interrupted(Interruption::Cancelled))],
                     )
                     .await?;
                 }

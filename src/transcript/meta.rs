@@ -36,6 +36,22 @@ impl MessageMeta {
     pub fn is_empty(&self) -> bool {
         *self == MessageMeta::default()
     }
+
+    /// The mark of the note the agent adds itself when the step budget is spent.
+    pub fn budget_note() -> MessageMeta {
+        MessageMeta {
+            budget_note: true,
+            ..MessageMeta::default()
+        }
+    }
+
+    /// The mark of an answer cut short.
+    pub fn interrupted(why: Interruption) -> MessageMeta {
+        MessageMeta {
+            interrupted: Some(why),
+            ..MessageMeta::default()
+        }
+    }
 }
 
 /// Why an answer stopped before the model finished it.
