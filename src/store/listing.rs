@@ -117,7 +117,6 @@ mod tests {
             id: id.into(),
             cwd: cwd.into(),
             created_at: now_ms(),
-            settings: serde_json::json!({}),
             ..Default::default()
         }
     }

@@ -62,7 +62,6 @@ mod tests {
             id: "s".into(),
             cwd: "/w".into(),
             created_at: now_ms(),
-            settings: serde_json::json!({}),
             ..Default::default()
         };
         let history: Vec<Message> = (0..5).map(|i| Message::user(format!("m{i}"))).collect();
@@ -96,7 +95,6 @@ mod tests {
         let record = SessionRecord {
             id: "old".into(),
             cwd: "/w".into(),
-            settings: serde_json::json!({}),
             ..Default::default()
         };
         store.create_session(record, vec![]).await.unwrap();

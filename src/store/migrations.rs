@@ -48,7 +48,8 @@ const MIGRATIONS: &[&str] = &[
         INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
     END;
     "#,
-    // 2: per-session settings chosen in the editor (config options), as JSON.
+    // 2: per-session settings as JSON. No longer read or written (model and mode have their own
+    // columns); the column stays, at its default, because migrations only ever add.
     r#"
     ALTER TABLE sessions ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
     "#,

@@ -13,8 +13,6 @@ pub struct SessionRecord {
     pub model: Option<String>,
     pub provider: Option<String>,
     pub mode: Option<String>,
-    /// Other per-session settings as a JSON object.
-    pub settings: serde_json::Value,
     pub parent_session_id: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
@@ -39,11 +37,10 @@ pub struct SessionsPage {
     pub next_cursor: Option<String>,
 }
 
-pub(super) const SESSION_COLUMNS: &str = "id, cwd, title, title_source, model, provider, mode, settings, parent_session_id, created_at, updated_at, message_count, \
+pub(super) const SESSION_COLUMNS: &str = "id, cwd, title, title_source, model, provider, mode, parent_session_id, created_at, updated_at, message_count, \
      (SELECT content FROM messages m WHERE m.session_id = sessions.id AND m.role = 'user' ORDER BY seq LIMIT 1)";
 
 pub(super) fn row_to_record(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRecord> {
-    let settings: String = row.get(7)?;
     Ok(SessionRecord {
         id: row.get(0)?,
         cwd: row.get(1)?,
@@ -52,11 +49,10 @@ pub(super) fn row_to_record(row: &rusqlite::Row<'_>) -> rusqlite::Result<Session
         model: row.get(4)?,
         provider: row.get(5)?,
         mode: row.get(6)?,
-        settings: serde_json::from_str(&settings).unwrap_or_else(|_| serde_json::json!({})),
-        parent_session_id: row.get(8)?,
-        created_at: row.get(9)?,
-        updated_at: row.get(10)?,
-        message_count: row.get(11)?,
-        preview: row.get(12)?,
+        parent_session_id: row.get(7)?,
+        created_at: row.get(8)?,
+        updated_at: row.get(9)?,
+        message_count: row.get(10)?,
+        preview: row.get(11)?,
     })
 }

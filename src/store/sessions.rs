@@ -77,8 +77,8 @@ impl Store {
         self.call(move |conn| {
             let tx = conn.transaction()?;
             tx.execute(
-                "INSERT INTO sessions (id, cwd, title, title_source, model, provider, mode, settings, parent_session_id, created_at, updated_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)",
+                "INSERT INTO sessions (id, cwd, title, title_source, model, provider, mode, parent_session_id, created_at, updated_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
                 params![
                     record.id,
                     record.cwd,
@@ -87,7 +87,6 @@ impl Store {
                     record.model,
                     record.provider,
                     record.mode,
-                    record.settings.to_string(),
                     record.parent_session_id,
                     record.created_at,
                 ],
@@ -195,7 +194,6 @@ mod tests {
             id: id.into(),
             cwd: cwd.into(),
             created_at: now_ms(),
-            settings: serde_json::json!({}),
             ..Default::default()
         }
     }

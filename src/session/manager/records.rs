@@ -41,7 +41,6 @@ pub(super) fn record_for(
         model: Some(s.model.clone()),
         provider,
         mode: Some(s.mode.id().to_string()),
-        settings: serde_json::json!({}),
         parent_session_id: parent,
         created_at: now_ms(),
         ..SessionRecord::default()
