@@ -278,3 +278,48 @@ async fn slash_commands_are_answered_locally() {
     assert_eq!(mock.requests()[0]["messages"][1]["content"], "/frobnicate now");
     assert_eq!(agent.shutdown().await, Some(0));
 }
+
+#[tokio::test]
+async fn a_prompt_stored_by_an_earlier_version_still_replays_its_blocks() {
+    let mock = MockLlm::start().await;
+    let home = TestHome::new(&mock.url());
+    let session = conversation(&mock, &home).await;
+    // Earlier versions kept the editor's prompt blocks as protocol JSON under `meta.prompt`.
+    let old_body = json!({"role": "user", "parts": [{"type": "text", "text": "first question"}],
+        "meta": {"prompt": [{"type": "text", "text": "first question"},
+            {"type": "resource_link", "name": "notes.txt", "uri": "file:///w/notes.txt", "size": 42}]}});
+    let db = rusqlite::Connection::open(home.path().join("hermes-acp").join("sessions.db")).unwrap();
+    let changed = db
+        .execute(
+            "UPDATE messages SET body = ?2 WHERE id = (SELECT id FROM messages WHERE session_id = ?1 ORDER BY seq LIMIT 1)",
+            rusqlite::params![session, old_body.to_string()],
+        )
+        .unwrap();
+    assert_eq!(changed, 1);
+    drop(db);
+
+    let mut agent = AgentProcess::spawn(home.path(), &[]).await;
+    agent.initialize().await;
+    let response = agent
+        .request(
+            "session/load",
+            json!({"sessionId": session, "cwd": home.cwd(), "mcpServers": []}),
+        )
+        .await;
+    assert!(response.get("result").is_some(), "{response}");
+    let users: Vec<Value> = agent
+        .notifications()
+        .into_iter()
+        .filter(|u| u["sessionUpdate"] == "user_message_chunk")
+        .map(|u| u["content"].clone())
+        .collect();
+    assert_eq!(
+        users,
+        [
+            json!({"type": "text", "text": "first question"}),
+            json!({"type": "resource_link", "name": "notes.txt", "uri": "file:///w/notes.txt", "size": 42}),
+            json!({"type": "text", "text": "second question"}),
+        ]
+    );
+    assert_eq!(agent.shutdown().await, Some(0));
+}

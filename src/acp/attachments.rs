@@ -1,12 +1,9 @@
 //! Attachment limits: local files a prompt links to are read only when they are regular files
 //! (a FIFO or device would block a thread forever, a directory is not content), and never more
-//! than a cap; prompt blocks kept for replay are stored without oversized payloads (a reference
-//! to the resource replaces its bytes), so no replayed frame can approach the SDK frame limit.
+//! than a cap. The cap on what a stored prompt keeps is applied in `user_content.rs`.
 
 use std::io::Read;
 use std::path::Path;
-
-use agent_client_protocol::v1::schema::{ContentBlock, EmbeddedResourceResource, ResourceLink};
 
 /// Largest embedded payload (text, base64 blob or image data) kept in a stored prompt or sent
 /// to the model as an image; larger ones are stored as a reference.
@@ -68,48 +65,9 @@ fn special_kind(_meta: &std::fs::Metadata) -> &'static str {
     "a special file"
 }
 
-/// The prompt blocks as stored for replay: embedded resources and images over
-/// [`STORED_BLOCK_CAP`] become resource links carrying their URI, name and size.
-pub fn blocks_for_storage(blocks: &[ContentBlock]) -> Vec<ContentBlock> {
-    blocks.iter().map(block_for_storage).collect()
-}
-
-fn block_for_storage(block: &ContentBlock) -> ContentBlock {
-    match block {
-        ContentBlock::Resource(res) => {
-            let (uri, mime, len) = match &res.resource {
-                EmbeddedResourceResource::TextResourceContents(t) => (&t.uri, t.mime_type.clone(), t.text.len()),
-                EmbeddedResourceResource::BlobResourceContents(b) => (&b.uri, b.mime_type.clone(), b.blob.len()),
-                _ => return block.clone(),
-            };
-            if len <= STORED_BLOCK_CAP {
-                return block.clone();
-            }
-            reference(uri, mime, len)
-        }
-        ContentBlock::Image(img) if img.data.len() > STORED_BLOCK_CAP => {
-            let uri = img.uri.clone().unwrap_or_else(|| "image".into());
-            reference(&uri, Some(img.mime_type.clone()), img.data.len())
-        }
-        other => other.clone(),
-    }
-}
-
-fn reference(uri: &str, mime: Option<String>, len: usize) -> ContentBlock {
-    let name = uri.trim_end_matches('/').rsplit('/').next().unwrap_or(uri).to_string();
-    let note = format!("{len} bytes attached; too large to keep in the session history");
-    ContentBlock::ResourceLink(
-        ResourceLink::new(name, uri)
-            .mime_type(mime)
-            .size(i64::try_from(len).ok())
-            .description(note),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use agent_client_protocol::v1::schema::{EmbeddedResource, TextResourceContents};
 
     #[cfg(unix)]
     #[test]
@@ -130,26 +88,5 @@ mod tests {
         let file = dir.path().join("f.txt");
         std::fs::write(&file, "0123456789").unwrap();
         assert_eq!(read_regular_capped(&file, 4).unwrap(), (b"0123".to_vec(), 10));
-    }
-
-    #[test]
-    fn oversized_embedded_resources_are_stored_as_references() {
-        let small = ContentBlock::Resource(EmbeddedResource::new(EmbeddedResourceResource::TextResourceContents(
-            TextResourceContents::new("abc", "file:///p/small.txt"),
-        )));
-        let big_text = "x".repeat(STORED_BLOCK_CAP + 1);
-        let big = ContentBlock::Resource(EmbeddedResource::new(EmbeddedResourceResource::TextResourceContents(
-            TextResourceContents::new(big_text, "file:///p/big.log"),
-        )));
-        let stored = blocks_for_storage(&[small.clone(), big]);
-        assert_eq!(stored[0], small);
-        let ContentBlock::ResourceLink(link) = &stored[1] else {
-            panic!("{:?}", stored[1])
-        };
-        assert_eq!(
-            (link.name.as_str(), link.uri.as_str()),
-            ("big.log", "file:///p/big.log")
-        );
-        assert_eq!(link.size, Some(STORED_BLOCK_CAP as i64 + 1));
     }
 }

@@ -1,17 +1,18 @@
 //! Prompt content → the user message the model sees (reference §1.15, with its bugs fixed):
 //! text; `resource_link` to a local file read and attached (capped); embedded `resource`
 //! text or blob; `image` as a data URL. Relative file paths resolve against the session cwd.
-//! The original blocks are kept in the message's meta so a replay shows what the user sent
-//! (oversized payloads replaced by references, see `attachments`).
+//! The original blocks are kept in the message's meta as our own `UserContent`, so a replay
+//! shows what the user sent (oversized payloads replaced by references, see `user_content`).
 
 use std::path::{Path, PathBuf};
 
 use agent_client_protocol::v1::schema::{ContentBlock, EmbeddedResourceResource};
 use base64::Engine;
 
-use super::attachments::{STORED_BLOCK_CAP, blocks_for_storage, read_regular_capped};
+use super::attachments::{STORED_BLOCK_CAP, read_regular_capped};
+use super::user_content;
 use crate::tools::workspace::resolve_against;
-use crate::transcript::{Message, Part, Role};
+use crate::transcript::{Message, MessageMeta, Part, Role};
 
 /// Largest attachment read into a prompt.
 pub const ATTACHMENT_CAP: usize = 512 * 1024;
@@ -109,11 +110,13 @@ pub fn prompt_to_message(blocks: &[ContentBlock], cwd: &Path) -> Option<Message>
     if parts.is_empty() {
         return None;
     }
-    let original = serde_json::to_value(blocks_for_storage(blocks)).ok();
     Some(Message {
         role: Some(Role::User),
         parts,
-        meta: original.map(|b| serde_json::json!({ "prompt": b })),
+        meta: MessageMeta {
+            user_content: user_content::to_stored(blocks),
+            ..MessageMeta::default()
+        },
         ..Message::default()
     })
 }
@@ -311,7 +314,7 @@ mod tests {
                 "look at these\n[Attached file: hello.txt]\nURI: {uri}\n\nhi there\n[Attached file: notes.md]\nURI: file:///x/notes.md\n\n# Notes\nabc"
             )
         );
-        assert!(msg.meta.unwrap()["prompt"].is_array());
+        assert_eq!(msg.meta.user_content, user_content::to_stored(&blocks));
     }
 
     #[test]

@@ -19,6 +19,7 @@ mod replay;
 mod server;
 mod state;
 mod terminals;
+mod user_content;
 pub mod wire;
 
 pub use server::{agent, serve_stdio};

@@ -12,9 +12,10 @@ use serde_json::Value;
 
 use super::cards;
 use super::events::compaction_update;
+use super::user_content::user_blocks;
 use crate::agent::compress::{self, CompactionEvent};
 use crate::agent::events::arguments_value;
-use crate::tools::{ToolOutput, ToolRegistry, display_from_meta};
+use crate::tools::{ToolOutput, ToolRegistry};
 use crate::transcript::{Message, Role};
 
 /// Largest text in one replayed chunk.
@@ -88,7 +89,7 @@ pub fn updates(history: &[Message], cwd: &Path, compaction: bool, tools: &ToolRe
                 let output = ToolOutput {
                     content: message.text_content(),
                     is_error: message.is_error,
-                    display: display_from_meta(message.meta.as_ref()),
+                    display: message.meta.display.clone(),
                 };
                 let tool = tools.describer(&name);
                 out.extend(cards::finish(id, tool.as_deref(), &name, &args, &output));
@@ -135,23 +136,7 @@ fn pieces(text: &str, max: usize) -> Vec<String> {
 
 /// Notes the agent added itself (the budget summary request) are not the user's words.
 fn is_internal(message: &Message) -> bool {
-    message.meta.as_ref().is_some_and(|m| m.get("budget_note").is_some())
-}
-
-/// The blocks the user sent, from the stored original prompt when present.
-fn user_blocks(message: &Message) -> Vec<ContentBlock> {
-    if let Some(original) = message.meta.as_ref().and_then(|m| m.get("prompt"))
-        && let Ok(blocks) = serde_json::from_value::<Vec<ContentBlock>>(original.clone())
-        && !blocks.is_empty()
-    {
-        return blocks;
-    }
-    let text = message.text_content();
-    if text.is_empty() {
-        Vec::new()
-    } else {
-        vec![ContentBlock::from(text)]
-    }
+    message.meta.budget_note
 }
 
 #[cfg(test)]

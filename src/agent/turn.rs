@@ -5,7 +5,6 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use super::events::AgentEvent;
@@ -14,7 +13,7 @@ use crate::llm::retry::{CallOutcome, call_with_retry};
 use crate::llm::{ChatRequest, Provider, RetryPolicy, StreamEvent};
 use crate::store::Store;
 use crate::tools::{Approver, FileSystem, SessionToolState, TerminalHost, ToolRegistry, ToolServices, Workspace};
-use crate::transcript::{Message, Usage};
+use crate::transcript::{Interruption, Message, MessageMeta, Usage};
 
 /// The note sent when the iteration budget is spent (Hermes sends a similar one).
 const BUDGET_NOTE: &str = "You have reached the maximum number of tool-calling steps for this turn. \
@@ -95,7 +94,7 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
             commit(
                 ctx,
                 history,
-                vec![with_meta(Message::user(BUDGET_NOTE), json!({"budget_note": true}))],
+                vec![with_meta(Message::user(BUDGET_NOTE), MessageMeta::budget_note())],
             )
             .await?;
         }
@@ -130,7 +129,7 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
                     commit(
                         ctx,
                         history,
-                        vec![with_meta(message, json!({"interrupted": "cancelled"}))],
+                        vec![with_meta(message, MessageMeta::interrupted(Interruption::Cancelled))],
                     )
                     .await?;
                 }
@@ -163,7 +162,7 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
             .zip(outputs)
             .map(|(call, output)| {
                 let mut msg = Message::tool_result(call, output.content.clone(), output.is_error);
-                msg.meta = crate::tools::display_meta(&output.display);
+                msg.meta.display = output.display;
                 msg
             })
             .collect();
@@ -258,8 +257,8 @@ async fn commit(ctx: &TurnContext, history: &mut Vec<Message>, messages: Vec<Mes
     Ok(())
 }
 
-fn with_meta(mut message: Message, meta: serde_json::Value) -> Message {
-    message.meta = Some(meta);
+fn with_meta(mut message: Message, meta: MessageMeta) -> Message {
+    message.meta = meta;
     message
 }
 
@@ -269,14 +268,13 @@ pub fn provider_messages(system_prompt: &str, history: &[Message]) -> Vec<Messag
     let mut out = Vec::with_capacity(history.len() + 1);
     out.push(Message::system(system_prompt));
     for message in history {
-        let interrupted_and_empty = message.meta.as_ref().is_some_and(|m| m.get("interrupted").is_some())
-            && message.parts.is_empty()
-            && message.tool_calls.is_empty();
+        let interrupted_and_empty =
+            message.meta.interrupted.is_some() && message.parts.is_empty() && message.tool_calls.is_empty();
         if interrupted_and_empty {
             continue;
         }
         let mut m = message.clone();
-        m.meta = None;
+        m.meta = MessageMeta::default();
         out.push(m);
     }
     out

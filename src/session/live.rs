@@ -19,8 +19,6 @@ pub struct SessionSettings {
     pub model: String,
     pub mode: crate::safety::policy::Mode,
     pub title: Option<String>,
-    /// True when the user chose the title (auto-titles never overwrite it).
-    pub title_from_user: bool,
 }
 
 /// A live session.

@@ -89,7 +89,6 @@ mod tests {
             id: "s1".into(),
             cwd: "/w".into(),
             created_at: now_ms(),
-            settings: serde_json::json!({}),
             ..Default::default()
         };
         store.create_session(record, vec![]).await.unwrap();

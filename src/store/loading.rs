@@ -62,7 +62,6 @@ mod tests {
             id: "s".into(),
             cwd: "/w".into(),
             created_at: now_ms(),
-            settings: serde_json::json!({}),
             ..Default::default()
         };
         let history: Vec<Message> = (0..5).map(|i| Message::user(format!("m{i}"))).collect();
@@ -88,5 +87,47 @@ mod tests {
         let texts: Vec<_> = messages.iter().map(Message::text_content).collect();
         assert_eq!(texts, ["m0", "m4"]);
         assert_eq!(store.unreadable_messages("s"), 3);
+    }
+
+    #[tokio::test]
+    async fn rows_written_by_earlier_versions_load_with_their_metadata() {
+        let store = Store::open_in_memory().unwrap();
+        let record = SessionRecord {
+            id: "old".into(),
+            cwd: "/w".into(),
+            ..Default::default()
+        };
+        store.create_session(record, vec![]).await.unwrap();
+        // Bodies exactly as the version before typed metadata wrote them.
+        let bodies = [
+            r#"{"role":"user","parts":[{"type":"text","text":"hi"}],"meta":{"prompt":[{"type":"text","text":"hi"}]}}"#,
+            r#"{"role":"assistant","parts":[],"tool_calls":[{"id":"c1","name":"terminal","arguments":"{}"}]}"#,
+            r#"{"role":"tool","parts":[{"type":"text","text":"{}"}],"tool_call_id":"c1","tool_name":"terminal","meta":{"terminal":{"command":"ls","output":"a","exit_code":0}}}"#,
+            r#"{"role":"assistant","parts":[{"type":"text","text":"par"}],"meta":{"interrupted":"cancelled"}}"#,
+        ];
+        store
+            .call(move |conn| {
+                for (seq, body) in bodies.iter().enumerate() {
+                    conn.execute(
+                        "INSERT INTO messages (session_id, seq, role, content, body, created_at) VALUES ('old', ?1, 'user', '', ?2, 0)",
+                        rusqlite::params![seq as i64, body],
+                    )?;
+                }
+                Ok(())
+            })
+            .await
+            .unwrap();
+        let (_, messages) = store.load_session("old").await.unwrap().unwrap();
+        assert_eq!(messages.len(), 4);
+        assert!(messages[0].meta.legacy_prompt.is_some());
+        assert!(matches!(
+            &messages[2].meta.display,
+            crate::transcript::ToolDisplay::Terminal { command, .. } if command == "ls"
+        ));
+        assert_eq!(
+            messages[3].meta.interrupted,
+            Some(crate::transcript::Interruption::Cancelled)
+        );
+        assert_eq!(store.unreadable_messages("old"), 0);
     }
 }

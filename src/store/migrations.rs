@@ -48,7 +48,8 @@ const MIGRATIONS: &[&str] = &[
         INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
     END;
     "#,
-    // 2: per-session settings chosen in the editor (config options), as JSON.
+    // 2: per-session settings as JSON. No longer read or written (model and mode have their own
+    // columns); the column stays, at its default, because migrations only ever add.
     r#"
     ALTER TABLE sessions ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
     "#,
@@ -64,11 +65,6 @@ const MIGRATIONS: &[&str] = &[
     );
     "#,
 ];
-
-/// The schema version this build writes.
-pub fn latest_version() -> i64 {
-    MIGRATIONS.len() as i64
-}
 
 /// Brings the database up to date, one transaction per migration.
 pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {

@@ -4,9 +4,11 @@
 //! protocol loop or another session.
 
 mod compaction;
+mod listing;
 mod loading;
 mod migrations;
 mod permissions;
+mod rows;
 mod search;
 mod sessions;
 
@@ -17,8 +19,8 @@ use rusqlite::Connection;
 
 pub use compaction::HistoryRow;
 pub use permissions::PermissionRule;
-pub use search::{FoundMessage, MessageOwner, MessageView, SearchHit, SearchOrder, SessionInfo, fts5_query};
-pub use sessions::{SessionPatch, SessionRecord, SessionsPage};
+pub use rows::{SessionPatch, SessionRecord, SessionsPage};
+pub use search::{FoundMessage, MessageOwner, MessageView, SearchHit, SearchOrder, fts5_query};
 
 use crate::sync::lock;
 
@@ -142,11 +144,6 @@ impl Store {
             conn: Arc::new(cell),
             unreadable: Arc::default(),
         })
-    }
-
-    /// The schema version this build writes.
-    pub fn schema_version() -> i64 {
-        migrations::latest_version()
     }
 
     /// Runs `f` with the connection on the blocking pool.

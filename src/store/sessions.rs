@@ -1,55 +1,13 @@
-//! Session and message rows: create, patch, append, load, list, fork, delete, full-text search.
-//! Messages are stored as their JSON body plus a searchable text column; rows marked inactive
-//! (compacted) stay for search and history but are not loaded into the live conversation.
-//! Slightly over 400 lines: one SQL table pair and its mapper; the single row type the store
-//! is to get (issue "One owner per concern") is the split that makes sense, not a cut now.
+//! Writing sessions and their messages: create (with a fork's history), patch, append, clear,
+//! load, delete. Messages are stored as their JSON body (our `transcript` types) plus a
+//! searchable text column; rows marked inactive (compacted) stay for search and history but are
+//! not loaded into the live conversation. The row type and its mapper are in `rows.rs`.
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use super::rows::{SESSION_COLUMNS, SessionPatch, SessionRecord, row_to_record};
 use super::{Store, StoreError, now_ms};
 use crate::transcript::Message;
-
-/// A session row.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct SessionRecord {
-    pub id: String,
-    pub cwd: String,
-    pub title: Option<String>,
-    /// `user` when the user set the title (never overwritten), `auto` otherwise.
-    pub title_source: Option<String>,
-    pub model: Option<String>,
-    pub provider: Option<String>,
-    pub mode: Option<String>,
-    /// Other per-session settings as a JSON object.
-    pub settings: serde_json::Value,
-    pub parent_session_id: Option<String>,
-    pub created_at: i64,
-    pub updated_at: i64,
-    pub message_count: i64,
-    /// First user message text (for titles when none is set).
-    pub preview: Option<String>,
-}
-
-/// Fields to change on a session row; `None` leaves a column as it is.
-#[derive(Debug, Clone, Default)]
-pub struct SessionPatch {
-    pub cwd: Option<String>,
-    pub title: Option<(String, &'static str)>,
-    pub model: Option<String>,
-    pub provider: Option<String>,
-    pub mode: Option<String>,
-    pub settings: Option<serde_json::Value>,
-}
-
-/// One page of `list_sessions`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SessionsPage {
-    pub sessions: Vec<SessionRecord>,
-    pub next_cursor: Option<String>,
-}
-
-const SESSION_COLUMNS: &str = "id, cwd, title, title_source, model, provider, mode, settings, parent_session_id, created_at, updated_at, message_count, \
-     (SELECT content FROM messages m WHERE m.session_id = sessions.id AND m.role = 'user' ORDER BY seq LIMIT 1)";
 
 /// Compiles the hot statements once at open, so the first session does not pay for it.
 pub(super) fn warm_statements(conn: &Connection) -> rusqlite::Result<()> {
@@ -59,25 +17,6 @@ pub(super) fn warm_statements(conn: &Connection) -> rusqlite::Result<()> {
     )?;
     conn.prepare_cached("SELECT body FROM messages WHERE session_id = ?1 AND active = 1 ORDER BY seq")?;
     Ok(())
-}
-
-fn row_to_record(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRecord> {
-    let settings: String = row.get(7)?;
-    Ok(SessionRecord {
-        id: row.get(0)?,
-        cwd: row.get(1)?,
-        title: row.get(2)?,
-        title_source: row.get(3)?,
-        model: row.get(4)?,
-        provider: row.get(5)?,
-        mode: row.get(6)?,
-        settings: serde_json::from_str(&settings).unwrap_or_else(|_| serde_json::json!({})),
-        parent_session_id: row.get(8)?,
-        created_at: row.get(9)?,
-        updated_at: row.get(10)?,
-        message_count: row.get(11)?,
-        preview: row.get(12)?,
-    })
 }
 
 /// The text indexed for search per message. The full message is always stored (`body`); only
@@ -138,8 +77,8 @@ impl Store {
         self.call(move |conn| {
             let tx = conn.transaction()?;
             tx.execute(
-                "INSERT INTO sessions (id, cwd, title, title_source, model, provider, mode, settings, parent_session_id, created_at, updated_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)",
+                "INSERT INTO sessions (id, cwd, title, title_source, model, provider, mode, parent_session_id, created_at, updated_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
                 params![
                     record.id,
                     record.cwd,
@@ -148,7 +87,6 @@ impl Store {
                     record.model,
                     record.provider,
                     record.mode,
-                    record.settings.to_string(),
                     record.parent_session_id,
                     record.created_at,
                 ],
@@ -177,17 +115,8 @@ impl Store {
             if let Some(model) = patch.model {
                 tx.execute("UPDATE sessions SET model = ?2 WHERE id = ?1", params![id, model])?;
             }
-            if let Some(provider) = patch.provider {
-                tx.execute("UPDATE sessions SET provider = ?2 WHERE id = ?1", params![id, provider])?;
-            }
             if let Some(mode) = patch.mode {
                 tx.execute("UPDATE sessions SET mode = ?2 WHERE id = ?1", params![id, mode])?;
-            }
-            if let Some(settings) = patch.settings {
-                tx.execute(
-                    "UPDATE sessions SET settings = ?2 WHERE id = ?1",
-                    params![id, settings.to_string()],
-                )?;
             }
             tx.commit()?;
             Ok(())
@@ -247,79 +176,11 @@ impl Store {
         }))
     }
 
-    /// Sessions with at least one message, most recently updated first, `limit` per page. The
-    /// cursor is the id of the last session of the previous page.
-    pub async fn list_sessions(
-        &self,
-        cwd: Option<String>,
-        cursor: Option<String>,
-        limit: usize,
-    ) -> Result<SessionsPage, StoreError> {
-        self.call(move |conn| {
-            // Resolve the cursor to its (updated_at, id) position; an unknown cursor is an empty page.
-            let after = match &cursor {
-                Some(c) => match conn
-                    .query_row("SELECT updated_at FROM sessions WHERE id = ?1", [c], |r| {
-                        r.get::<_, i64>(0)
-                    })
-                    .optional()?
-                {
-                    Some(ts) => Some((ts, c.clone())),
-                    None => {
-                        return Ok(SessionsPage {
-                            sessions: Vec::new(),
-                            next_cursor: None,
-                        });
-                    }
-                },
-                None => None,
-            };
-            let (after_ts, after_id) = after.unwrap_or((i64::MAX, String::new()));
-            let mut stmt = conn.prepare_cached(&format!(
-                "SELECT {SESSION_COLUMNS} FROM sessions \
-                 WHERE message_count > 0 AND (?1 IS NULL OR cwd = ?1) \
-                   AND (updated_at < ?2 OR (updated_at = ?2 AND id > ?3)) \
-                 ORDER BY updated_at DESC, id ASC LIMIT ?4"
-            ))?;
-            let mut sessions = stmt
-                .query_map(params![cwd, after_ts, after_id, limit as i64 + 1], row_to_record)?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
-            let next_cursor = if sessions.len() > limit {
-                sessions.truncate(limit);
-                sessions.last().map(|s| s.id.clone())
-            } else {
-                None
-            };
-            Ok(SessionsPage { sessions, next_cursor })
-        })
-        .await
-    }
-
     /// Deletes a session and its messages. Returns whether it existed.
     pub async fn delete_session(&self, id: &str) -> Result<bool, StoreError> {
         let id = id.to_string();
         self.call(move |conn| Ok(conn.execute("DELETE FROM sessions WHERE id = ?1", [&id])? > 0))
             .await
-    }
-
-    /// Message ids and snippets matching an FTS5 query, newest first.
-    pub async fn search_messages(
-        &self,
-        query: &str,
-        limit: usize,
-    ) -> Result<Vec<(String, String, String)>, StoreError> {
-        let query = query.to_string();
-        self.call(move |conn| {
-            let mut stmt = conn.prepare_cached(
-                "SELECT m.session_id, m.role, snippet(messages_fts, 0, '[', ']', '…', 12) FROM messages_fts \
-                 JOIN messages m ON m.id = messages_fts.rowid WHERE messages_fts MATCH ?1 ORDER BY m.id DESC LIMIT ?2",
-            )?;
-            let rows = stmt
-                .query_map(params![query, limit as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
-            Ok(rows)
-        })
-        .await
     }
 }
 
@@ -333,7 +194,6 @@ mod tests {
             id: id.into(),
             cwd: cwd.into(),
             created_at: now_ms(),
-            settings: serde_json::json!({}),
             ..Default::default()
         }
     }
@@ -358,43 +218,6 @@ mod tests {
         assert_eq!(hits.len(), 1);
         assert_eq!(hits[0].0, "s1");
         assert!(store.load_session("nope").await.unwrap().is_none());
-    }
-
-    #[tokio::test]
-    async fn list_pages_by_cursor_and_filters_by_cwd() {
-        let store = Store::open_in_memory().unwrap();
-        for i in 0..5 {
-            let cwd = if i % 2 == 0 { "/a" } else { "/b" };
-            store
-                .create_session(record(&format!("s{i}"), cwd), vec![Message::user("hi")])
-                .await
-                .unwrap();
-            tokio::time::sleep(std::time::Duration::from_millis(3)).await;
-        }
-        store.create_session(record("empty", "/a"), vec![]).await.unwrap();
-        let page = store.list_sessions(None, None, 2).await.unwrap();
-        assert_eq!(
-            page.sessions.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),
-            ["s4", "s3"]
-        );
-        let page2 = store.list_sessions(None, page.next_cursor.clone(), 2).await.unwrap();
-        assert_eq!(
-            page2.sessions.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),
-            ["s2", "s1"]
-        );
-        let last = store.list_sessions(None, page2.next_cursor, 2).await.unwrap();
-        assert_eq!(last.sessions.len(), 1);
-        assert_eq!(last.next_cursor, None);
-        let a = store.list_sessions(Some("/a".into()), None, 50).await.unwrap();
-        assert_eq!(a.sessions.len(), 3);
-        assert!(
-            store
-                .list_sessions(None, Some("unknown".into()), 2)
-                .await
-                .unwrap()
-                .sessions
-                .is_empty()
-        );
     }
 
     #[tokio::test]

@@ -41,6 +41,8 @@ pub use registry::ToolRegistry;
 pub use state::SessionToolState;
 pub use terminal_host::{HostCommand, HostRun, LocalTerminals, TerminalHost};
 pub use workspace::Workspace;
+// A tool result's display is stored with the message, so the type lives with the transcript.
+pub use crate::transcript::{FileChange, ToolDisplay};
 
 /// A tool the model can call. Implementations live one per file in this module.
 pub trait Tool: Send + Sync {
@@ -112,31 +114,6 @@ pub struct ToolServices {
     pub sandbox: crate::safety::sandbox::SandboxSettings,
 }
 
-/// A file change a tool made (or proposes), with whole-file texts so the editor can render a diff.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FileChange {
-    pub path: PathBuf,
-    /// `None` when the file did not exist before.
-    pub old_text: Option<String>,
-    /// `None` when the file was deleted.
-    pub new_text: Option<String>,
-}
-
-/// What the editor should show for a finished call, beyond the raw result.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub enum ToolDisplay {
-    #[default]
-    None,
-    /// Files written, patched, added, deleted or moved.
-    Changes(Vec<FileChange>),
-    /// A shell command with its (already truncated) output.
-    Terminal {
-        command: String,
-        output: String,
-        exit_code: Option<i64>,
-    },
-}
-
 /// The result of a tool call: what the model sees plus what the editor renders.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolOutput {
@@ -193,52 +170,4 @@ impl ToolOutput {
         self.display = display;
         self
     }
-}
-
-/// Serialises what a tool result displays, for the stored history (so a replay renders the
-/// same card as the live turn). `None` when there is nothing beyond the text.
-pub fn display_meta(display: &ToolDisplay) -> Option<Value> {
-    match display {
-        ToolDisplay::None => None,
-        ToolDisplay::Changes(changes) => Some(serde_json::json!({
-            "changes": changes
-                .iter()
-                .map(|c| serde_json::json!({"path": c.path, "old_text": c.old_text, "new_text": c.new_text}))
-                .collect::<Vec<_>>()
-        })),
-        ToolDisplay::Terminal {
-            command,
-            output,
-            exit_code,
-        } => Some(serde_json::json!({
-            "terminal": {"command": command, "output": output, "exit_code": exit_code}
-        })),
-    }
-}
-
-/// The inverse of [`display_meta`].
-pub fn display_from_meta(meta: Option<&Value>) -> ToolDisplay {
-    let Some(meta) = meta else { return ToolDisplay::None };
-    if let Some(changes) = meta.get("changes").and_then(Value::as_array) {
-        return ToolDisplay::Changes(
-            changes
-                .iter()
-                .filter_map(|c| {
-                    Some(FileChange {
-                        path: PathBuf::from(c.get("path")?.as_str()?),
-                        old_text: c.get("old_text").and_then(Value::as_str).map(str::to_string),
-                        new_text: c.get("new_text").and_then(Value::as_str).map(str::to_string),
-                    })
-                })
-                .collect(),
-        );
-    }
-    if let Some(t) = meta.get("terminal") {
-        return ToolDisplay::Terminal {
-            command: t.get("command").and_then(Value::as_str).unwrap_or_default().to_string(),
-            output: t.get("output").and_then(Value::as_str).unwrap_or_default().to_string(),
-            exit_code: t.get("exit_code").and_then(Value::as_i64),
-        };
-    }
-    ToolDisplay::None
 }

@@ -3,10 +3,8 @@
 //! (for the editor and replay) — then the protected tail. Also recognises such a message, so
 //! a later compaction folds the earlier summary into the new one.
 
-use serde_json::json;
-
 use super::plan::Plan;
-use crate::transcript::{Message, Part, Role};
+use crate::transcript::{CompactionMark, Message, MessageMeta, Part, Role};
 
 /// The first line of every compaction summary message.
 pub const SUMMARY_PREFIX: &str = "[Context compaction — summary of earlier conversation]";
@@ -26,7 +24,7 @@ pub fn apply(history: &[Message], plan: &Plan, summary: &str) -> Vec<Message> {
     out
 }
 
-/// The user-role message carrying `summary`, with `meta.compaction` = `{id, replaced, tokens}`.
+/// The user-role message carrying `summary`, its `meta.compaction` saying what it replaced.
 pub fn summary_message(plan: &Plan, summary: &str) -> Message {
     let text = format!(
         "{SUMMARY_PREFIX}\n{SUMMARY_PREAMBLE}\n\n{}\n\n{SUMMARY_END}",
@@ -35,13 +33,15 @@ pub fn summary_message(plan: &Plan, summary: &str) -> Message {
     Message {
         role: Some(Role::User),
         parts: vec![Part::Text { text }],
-        meta: Some(json!({
-            "compaction": {
-                "id": plan.id,
-                "replaced_messages": plan.tail_start - plan.head_end,
-                "replaced_tokens": plan.middle_tokens,
-            }
-        })),
+        meta: MessageMeta {
+            compaction: Some(CompactionMark {
+                id: plan.id.clone(),
+                replaced_messages: plan.tail_start - plan.head_end,
+                replaced_tokens: plan.middle_tokens,
+                fallback: None,
+            }),
+            ..MessageMeta::default()
+        },
         ..Message::default()
     }
 }
@@ -68,7 +68,7 @@ pub fn summary_body(message: &Message) -> Option<&str> {
 
 /// The compaction id in a summary message's meta.
 pub fn compaction_id(message: &Message) -> Option<&str> {
-    message.meta.as_ref()?.get("compaction")?.get("id")?.as_str()
+    message.meta.compaction.as_ref().map(|c| c.id.as_str())
 }
 
 #[cfg(test)]
@@ -102,12 +102,12 @@ mod tests {
         assert!(summary.text_content().ends_with(SUMMARY_END));
         assert_eq!(summary_body(summary), Some("## Goal\nShip it."));
         assert_eq!(compaction_id(summary), Some("compaction_x"));
-        assert_eq!(summary.meta.as_ref().unwrap()["compaction"]["replaced_messages"], 2);
+        assert_eq!(summary.meta.compaction.as_ref().unwrap().replaced_messages, 2);
         assert!(is_compaction_summary(summary));
         assert!(!is_compaction_summary(&history[0]));
         // Restored without meta (e.g. another client), the text alone still identifies it.
         let mut bare = summary.clone();
-        bare.meta = None;
+        bare.meta = MessageMeta::default();
         assert_eq!(summary_body(&bare), Some("## Goal\nShip it."));
     }
 }

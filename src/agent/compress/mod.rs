@@ -141,9 +141,9 @@ pub async fn compact(
     };
     let mut new = apply(history, plan, &summary);
     if let Some(reason) = &reason
-        && let Some(meta) = new[plan.head_end].meta.as_mut().and_then(|m| m.get_mut("compaction"))
+        && let Some(mark) = new[plan.head_end].meta.compaction.as_mut()
     {
-        meta["fallback"] = serde_json::json!(reason);
+        mark.fallback = Some(reason.clone());
     }
     tracing::info!(
         compaction = %id,

@@ -40,7 +40,11 @@ pub(super) fn scripted(turns: usize, output_bytes: usize) -> Vec<Message> {
         parallel.tool_calls = vec![a.clone(), b.clone()];
         history.push(parallel);
         let mut read = Message::tool_result(&a, format!("{t}|{}", "x".repeat(output_bytes)), false);
-        read.meta = Some(json!({"display": t}));
+        read.meta.display = crate::transcript::ToolDisplay::Terminal {
+            command: format!("step {t}"),
+            output: String::new(),
+            exit_code: Some(0),
+        };
         history.push(read);
         history.push(Message::tool_result(&b, "y".repeat(output_bytes / 2), t % 5 == 0));
         let c = call("terminal", json!({"command": format!("cargo test m{t}")}));
@@ -312,7 +316,15 @@ async fn compact_falls_back_when_the_summariser_fails_and_stops_on_cancel() {
     assert!(out.fallback_reason.as_deref().unwrap().contains("rejected the API key"));
     let body = summary_body(&out.history[p.head_end]).unwrap();
     assert!(body.starts_with("## Goal\nAs first stated in the removed turns: Step 0"));
-    assert!(out.history[p.head_end].meta.as_ref().unwrap()["compaction"]["fallback"].is_string());
+    assert!(
+        out.history[p.head_end]
+            .meta
+            .compaction
+            .as_ref()
+            .unwrap()
+            .fallback
+            .is_some()
+    );
     assert_eq!(orphans(&out.history), Vec::<String>::new());
 
     let empty = provider(vec![Ok(vec![StreamEvent::Text("  ".into())])], false);

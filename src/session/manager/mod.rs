@@ -208,7 +208,6 @@ impl SessionManager {
                 .and_then(|m| modes::parse_mode(m, self.config.yolo_allowed))
                 .unwrap_or_default(),
             title: record.title.clone(),
-            title_from_user: record.title_source.as_deref() == Some("user"),
         };
         let session = Arc::new(Session::new(record.id.clone(), settings, history, self.tools.clone()));
         // Another request may have restored it meanwhile: keep the first.
@@ -239,7 +238,6 @@ impl SessionManager {
             model,
             mode: Mode::Default,
             title: None,
-            title_from_user: false,
         };
         self.store
             .create_session(

@@ -36,17 +36,11 @@ pub(super) fn record_for(
         id: id.to_string(),
         cwd: s.cwd.display().to_string(),
         title: s.title.clone(),
-        title_source: s.title.as_ref().map(|_| {
-            if s.title_from_user {
-                "user".to_string()
-            } else {
-                "auto".to_string()
-            }
-        }),
+        // Titles are only ever set automatically (the first prompt's first line).
+        title_source: s.title.as_ref().map(|_| "auto".to_string()),
         model: Some(s.model.clone()),
         provider,
         mode: Some(s.mode.id().to_string()),
-        settings: serde_json::json!({}),
         parent_session_id: parent,
         created_at: now_ms(),
         ..SessionRecord::default()

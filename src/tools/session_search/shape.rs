@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::store::{FoundMessage, SessionInfo, iso8601};
+use crate::store::{FoundMessage, SessionRecord, iso8601};
 use crate::tools::shell::ansi::strip_ansi;
 
 /// No message is cut below this many characters, whatever the budget.
@@ -114,7 +114,7 @@ pub fn messages(list: &[FoundMessage], anchor: Option<i64>, max_chars: Option<us
 }
 
 /// `session_meta` of scroll and read results (plus the session's working directory).
-pub fn session_meta(info: &SessionInfo) -> Value {
+pub fn session_meta(info: &SessionRecord) -> Value {
     json!({
         "when": when(info.created_at),
         "source": SOURCE,
@@ -125,7 +125,7 @@ pub fn session_meta(info: &SessionInfo) -> Value {
 }
 
 /// The first user message, cut to 60 characters, as a browse preview.
-pub fn preview(info: &SessionInfo) -> String {
+pub fn preview(info: &SessionRecord) -> String {
     let text = info.preview.as_deref().unwrap_or("").trim();
     let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if flat.chars().count() <= 60 {
@@ -136,7 +136,7 @@ pub fn preview(info: &SessionInfo) -> String {
 }
 
 /// One row of the browse (recent sessions) result.
-pub fn browse_row(info: &SessionInfo) -> Value {
+pub fn browse_row(info: &SessionRecord) -> Value {
     json!({
         "session_id": info.id,
         "title": info.title,

@@ -39,7 +39,6 @@ async fn session(store: &Store, id: &str, title: Option<&str>, parent: Option<&s
         model: Some("mock-model".into()),
         parent_session_id: parent.map(str::to_string),
         created_at: now_ms(),
-        settings: json!({}),
         ..Default::default()
     };
     store.create_session(record, vec![]).await.unwrap();

@@ -1,8 +1,18 @@
 //! The conversation as the agent keeps it: OpenAI-style messages (system, user, assistant with
 //! tool calls, tool results). A leaf module of plain data that every layer may use; the store
 //! persists it, providers translate it to their wire formats, the ACP layer replays it.
+//! `meta.rs` holds what a message carries for the editor and our bookkeeping (never sent to a
+//! model), `display.rs` how a tool result is shown, `content.rs` what the user sent.
 
 use serde::{Deserialize, Serialize};
+
+mod content;
+mod display;
+mod meta;
+
+pub use content::{ResourceBody, UserContent};
+pub use display::{FileChange, ToolDisplay};
+pub use meta::{CompactionMark, Interruption, MessageMeta};
 
 /// Who wrote a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -76,10 +86,15 @@ pub struct Message {
     /// For `Role::Tool`: whether the result is an error.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub is_error: bool,
-    /// Data for the editor, never sent to the model (e.g. how a tool result is rendered, so a
-    /// replay shows the same card as the live turn).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub meta: Option<serde_json::Value>,
+    /// Data for the editor and our bookkeeping, never sent to the model (e.g. how a tool result
+    /// is rendered, so a replay shows the same card as the live turn). Read tolerantly: a stored
+    /// value this build cannot decode leaves the default instead of losing the message.
+    #[serde(
+        default,
+        skip_serializing_if = "MessageMeta::is_empty",
+        deserialize_with = "meta::lenient"
+    )]
+    pub meta: MessageMeta,
 }
 
 impl Message {

@@ -1,0 +1,58 @@
+//! The one session row type and its one mapper: every query that reads `sessions` selects
+//! [`SESSION_COLUMNS`] and maps them with [`row_to_record`], so a column added to the table
+//! is added once. Also the patch type for the columns that change after creation.
+
+/// A session row: what `session/list`, restore and session search read.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SessionRecord {
+    pub id: String,
+    pub cwd: String,
+    pub title: Option<String>,
+    /// Who set the title: `auto` (derived from the first prompt) is all this agent writes.
+    pub title_source: Option<String>,
+    pub model: Option<String>,
+    pub provider: Option<String>,
+    pub mode: Option<String>,
+    pub parent_session_id: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub message_count: i64,
+    /// First user message text (for titles when none is set).
+    pub preview: Option<String>,
+}
+
+/// Fields to change on a session row; `None` leaves a column as it is.
+#[derive(Debug, Clone, Default)]
+pub struct SessionPatch {
+    pub cwd: Option<String>,
+    pub title: Option<(String, &'static str)>,
+    pub model: Option<String>,
+    pub mode: Option<String>,
+}
+
+/// One page of `list_sessions`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionsPage {
+    pub sessions: Vec<SessionRecord>,
+    pub next_cursor: Option<String>,
+}
+
+pub(super) const SESSION_COLUMNS: &str = "id, cwd, title, title_source, model, provider, mode, parent_session_id, created_at, updated_at, message_count, \
+     (SELECT content FROM messages m WHERE m.session_id = sessions.id AND m.role = 'user' ORDER BY seq LIMIT 1)";
+
+pub(super) fn row_to_record(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRecord> {
+    Ok(SessionRecord {
+        id: row.get(0)?,
+        cwd: row.get(1)?,
+        title: row.get(2)?,
+        title_source: row.get(3)?,
+        model: row.get(4)?,
+        provider: row.get(5)?,
+        mode: row.get(6)?,
+        parent_session_id: row.get(7)?,
+        created_at: row.get(8)?,
+        updated_at: row.get(9)?,
+        message_count: row.get(10)?,
+        preview: row.get(11)?,
+    })
+}
