@@ -24,11 +24,11 @@ impl ToolRegistry {
         ToolRegistry { tools }
     }
 
-    /// The built-in coding toolset.
-    pub fn builtin() -> ToolRegistry {
+    /// The built-in coding toolset; `guard` says where the edit tools refuse to write.
+    pub fn builtin(guard: super::file_io::GuardEnv) -> ToolRegistry {
         ToolRegistry::new(vec![
-            Arc::new(super::write_file::WriteFileTool::default()),
-            Arc::new(super::patch::PatchTool::default()),
+            Arc::new(super::write_file::WriteFileTool::with_guard(guard.clone())),
+            Arc::new(super::patch::PatchTool::with_guard(guard)),
             Arc::new(super::read_file::ReadFileTool),
             Arc::new(super::search_files::SearchFilesTool),
             Arc::new(super::terminal::TerminalTool),
@@ -107,7 +107,7 @@ impl ToolRegistry {
             Ok(args) => args,
             Err(message) => return ToolOutput::error(message),
         };
-        if ctx.state.is_read_only()
+        if ctx.session.state.is_read_only()
             && let Some(reason) = tool.effect(&args).read_only_refusal()
         {
             return ToolOutput::error(reason);
@@ -130,9 +130,13 @@ impl ToolRegistry {
 }
 
 /// The built-in tools, built once, for describing calls where no session registry is at hand
-/// (pruned history notes) or the session's no longer has the tool.
+/// (pruned history notes) or the session's no longer has the tool. They only describe, never
+/// run, so their edit guards get the default home rather than the configured one.
 pub fn builtin_catalog() -> &'static ToolRegistry {
-    static CATALOG: std::sync::LazyLock<ToolRegistry> = std::sync::LazyLock::new(ToolRegistry::builtin);
+    static CATALOG: std::sync::LazyLock<ToolRegistry> = std::sync::LazyLock::new(|| {
+        let default_home = super::workspace::home_dir().join(".hermes");
+        ToolRegistry::builtin(super::file_io::GuardEnv::new(&default_home, None))
+    });
     &CATALOG
 }
 
@@ -207,7 +211,7 @@ mod tests {
     async fn dispatch_applies_the_gate() {
         let dir = tempfile::tempdir().unwrap();
         let ctx = crate::tools::file_io::test_support::test_ctx(dir.path(), Arc::new(crate::tools::DenyAll));
-        ctx.state.set_mode(Mode::ReadOnly);
+        ctx.session.state.set_mode(Mode::ReadOnly);
         let out = ToolRegistry::builtin()
             .dispatch(&ctx, "write_file", r#"{"path": "a.txt", "content": "x"}"#)
             .await;

@@ -104,7 +104,7 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
         limit: coerce_int(args.get("limit"), DEFAULT_LIMIT).clamp(1, MAX_LIMIT) as usize,
         max_chars: MAX_READ_CHARS,
     };
-    let resolved = ctx.workspace.resolve(&raw);
+    let resolved = ctx.session.workspace.resolve(&raw);
 
     let (guard_raw, guard_path) = (raw.clone(), resolved.clone());
     match tokio::task::spawn_blocking(move || refusal(&guard_raw, &guard_path)).await {
@@ -114,8 +114,8 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
     }
 
     // Unsaved editor buffers win inside the workspace; the disk answers everything else.
-    let overlay = if ctx.workspace.contains(&resolved) {
-        match ctx.fs.read_text(&resolved).await {
+    let overlay = if ctx.session.workspace.contains(&resolved) {
+        match ctx.session.fs.read_text(&resolved).await {
             Some(Ok(text)) => Some(text),
             _ => None,
         }

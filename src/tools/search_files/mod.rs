@@ -225,8 +225,8 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
         Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
         _ => ".".to_string(),
     };
-    let root = ctx.workspace.resolve(&raw_path);
-    let cwd = ctx.workspace.root();
+    let root = ctx.session.workspace.resolve(&raw_path);
+    let cwd = ctx.session.workspace.root();
     let typed_absolute = raw_path.trim().starts_with('/') || raw_path.trim().starts_with('~');
     let display_base = (!typed_absolute && root.starts_with(&cwd)).then(|| cwd.clone());
     let params = SearchParams {
