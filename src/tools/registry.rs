@@ -177,8 +177,12 @@ mod tests {
     use crate::safety::policy::Mode;
 
     fn refused(name: &str, args: Value) -> bool {
-        let tools = ToolRegistry::builtin();
-        tools.get(name).unwrap().effect(&args).read_only_refusal().is_some()
+        builtin_catalog()
+            .get(name)
+            .unwrap()
+            .effect(&args)
+            .read_only_refusal()
+            .is_some()
     }
 
     #[test]
@@ -212,7 +216,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let ctx = crate::tools::file_io::test_support::test_ctx(dir.path(), Arc::new(crate::tools::DenyAll));
         ctx.session.state.set_mode(Mode::ReadOnly);
-        let out = ToolRegistry::builtin()
+        let guard = crate::tools::file_io::test_support::test_guard(dir.path());
+        let out = ToolRegistry::builtin(guard)
             .dispatch(&ctx, "write_file", r#"{"path": "a.txt", "content": "x"}"#)
             .await;
         assert!(out.is_error && out.content.contains("Read-only mode: file edits are disabled"));

@@ -1,7 +1,9 @@
 //! The `SessionManager`: the id → live session map plus everything needed to create, restore,
 //! fork, list and configure sessions. Sessions that are not in memory are restored from the
-//! store on demand. Running a turn (`prompt.rs`), turn ownership and closing (`lifecycle.rs`),
-//! compaction and MCP wiring live in the submodules.
+//! store on demand. It holds the process scope (`Services`) and never hands out its store or
+//! configuration: the protocol layer asks it questions instead (`operations.rs`). Running a
+//! turn (`prompt.rs`), turn ownership and closing (`lifecycle.rs`), compaction and MCP wiring
+//! live in the submodules.
 
 mod compaction;
 mod lifecycle;
