@@ -23,7 +23,7 @@ use hermes_acp::tools::file_io::GuardEnv;
 use hermes_acp::tools::patch::PatchTool;
 use hermes_acp::tools::read_file::ReadFileTool;
 use hermes_acp::tools::search_files::SearchFilesTool;
-use hermes_acp::tools::{LocalFs, LocalTerminals, SessionToolState, Tool, ToolContext, ToolOutput, Workspace};
+use hermes_acp::tools::{SessionScope, Tool, ToolContext, ToolOutput};
 use serde_json::{Value, json};
 use tempfile::TempDir;
 use tokio::runtime::Runtime;
@@ -52,17 +52,13 @@ fn main() {
 
 /// A tool context on `dir` that allows every edit, like the tools' unit tests build.
 fn context(dir: &Path) -> ToolContext {
-    ToolContext {
-        session_id: "bench".into(),
-        call_id: "bench-call".into(),
-        workspace: Arc::new(Workspace::new(dir.to_path_buf())),
-        cancel: CancellationToken::new(),
-        approver: Arc::new(AllowAll),
-        fs: Arc::new(LocalFs),
-        terminals: Arc::new(LocalTerminals),
-        state: Arc::new(SessionToolState::default()),
-        services: Default::default(),
-    }
+    let session = SessionScope::local("bench", dir.to_path_buf(), Arc::new(AllowAll));
+    ToolContext::new(
+        Arc::new(session),
+        Default::default(),
+        "bench-call",
+        CancellationToken::new(),
+    )
 }
 
 fn slow_group<'a>(c: &'a mut Criterion, name: &str, measure_secs: u64) -> BenchmarkGroup<'a, WallTime> {

@@ -1,73 +1,21 @@
-//! The composition root: configuration → store → provider → tools → session manager → ACP
-//! server. Wiring only; every decision lives in the modules it connects.
+//! The composition root: configuration → process services (store, providers, tools) → session
+//! manager → ACP server. Wiring only; every decision lives in the modules it connects.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use crate::acp::{self, AcpState, WireLimits};
 use crate::config::Config;
-use crate::llm::{self, RetryPolicy};
+use crate::services::Services;
 use crate::session::SessionManager;
 use crate::store::Store;
-use crate::tools::ToolRegistry;
 
-/// Builds the session manager from a loaded configuration.
-pub fn build_manager(config: Config) -> Arc<SessionManager> {
+/// Builds the process scope from a loaded configuration.
+pub fn build_services(config: Config) -> Arc<Services> {
     // Opened in the background: `initialize` is answered before SQLite is ready.
     let store = Store::open_in_background(config.db_path.clone());
     // Start a blocking-pool thread now so the first database call does not pay for it.
     tokio::task::spawn_blocking(|| {});
-    let provider = match &config.provider {
-        Ok(settings) => {
-            tracing::info!(provider = %settings.id, model = %settings.model, base_url = %settings.base_url, reason = %settings.reason, "provider resolved");
-            llm::from_settings(settings, config.file.prompt_cache_ttl, llm::http::client())
-                .map(|p| (settings.clone(), p))
-        }
-        Err(e) => {
-            tracing::warn!("{e}");
-            Err(e.to_string())
-        }
-    };
-    if let Err(e) = &provider {
-        tracing::warn!("no usable provider: {e}");
-    }
-    let retry = retry_policy(&config);
-    Arc::new(SessionManager::new(
-        Arc::new(config),
-        store,
-        provider,
-        ToolRegistry::builtin(),
-        retry,
-    ))
-}
-
-/// Retry settings; `HERMES_ACP_RETRY_BASE_MS` / `HERMES_ACP_RETRY_MAX_MS` /
-/// `HERMES_ACP_MAX_RETRIES` tune them (tests use
-/// short delays).
-pub fn retry_policy(config: &Config) -> RetryPolicy {
-    let mut policy = RetryPolicy::default();
-    if let Some(ms) = config
-        .env
-        .get("HERMES_ACP_RETRY_BASE_MS")
-        .and_then(|v| v.parse::<u64>().ok())
-    {
-        policy.base_delay = Duration::from_millis(ms);
-    }
-    if let Some(ms) = config
-        .env
-        .get("HERMES_ACP_RETRY_MAX_MS")
-        .and_then(|v| v.parse::<u64>().ok())
-    {
-        policy.max_delay = Duration::from_millis(ms);
-    }
-    if let Some(n) = config
-        .env
-        .get("HERMES_ACP_MAX_RETRIES")
-        .and_then(|v| v.parse::<u32>().ok())
-    {
-        policy.max_retries = n;
-    }
-    policy
+    Arc::new(Services::new(config, store))
 }
 
 /// Wire size limits; `HERMES_ACP_MAX_LINE_BYTES` / `HERMES_ACP_MAX_FRAME_BYTES` override them
@@ -92,8 +40,9 @@ pub async fn serve() -> anyhow::Result<()> {
     // A broken config.yaml must not kill the agent before `initialize`: sessions report it.
     let config = Config::load_or_problem();
     let limits = wire_limits(&config);
-    let manager = build_manager(config);
-    crate::tools::redact::logs::install(manager.secrets());
+    let services = build_services(config);
+    crate::tools::redact::logs::install(services.tools.secrets.clone());
+    let manager = Arc::new(SessionManager::new(services));
     acp::serve_stdio(Arc::new(AcpState::new(manager)), limits, shutdown)
         .await
         .map_err(|e| anyhow::anyhow!("ACP connection failed: {e}"))

@@ -14,6 +14,7 @@ pub mod llm;
 pub mod logging;
 pub mod mcp;
 pub mod safety;
+pub mod services;
 pub mod session;
 pub mod signals;
 pub mod store;

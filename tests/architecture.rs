@@ -87,6 +87,11 @@ fn layers_only_import_downwards() {
         ),
         ("src/agent/", &["crate::acp", "crate::session", "crate::app"]),
         ("src/session/", &["crate::acp", "crate::app"]),
+        // The process scope sits below sessions and turns, which hold it.
+        (
+            "src/services.rs",
+            &["crate::acp", "crate::session", "crate::agent", "crate::app"],
+        ),
         (
             "src/config/",
             &[
@@ -214,7 +219,7 @@ const NOT_TOOL_KNOWLEDGE: &[(&str, &str)] = &[
 /// "content", "name" or "command" with the schemas.
 #[test]
 fn tool_names_and_argument_keys_live_in_the_tools() {
-    let registry = hermes_acp::tools::ToolRegistry::builtin();
+    let registry = hermes_acp::tools::registry::builtin_catalog();
     let names: Vec<&str> = registry.tools().map(|t| t.name()).collect();
     let mut keys = std::collections::BTreeSet::new();
     for tool in registry.tools() {
@@ -255,4 +260,16 @@ fn literals_are_found_outside_comments_and_tests() {
     let text = "let a = \"x\"; // \"no\"\n/* \"no\" */ let c = '\"'; let r = r#\"raw \"q\"\"#;\n#[cfg(test)]\nmod tests { \"no\" }";
     let found: Vec<(usize, String)> = literals(text);
     assert_eq!(found, [(1, "x".to_string()), (2, "raw \"q\"".to_string())]);
+}
+
+#[test]
+fn hermes_home_is_read_from_the_environment_in_one_place() {
+    // Everything else gets it from `Config::home` (resolved once, `~` expanded).
+    let offenders: Vec<String> = sources()
+        .into_iter()
+        .filter(|(path, _)| path != "src/config/env.rs")
+        .filter(|(_, text)| text.contains("var_os(\"HERMES_HOME\")") || text.contains("var(\"HERMES_HOME\")"))
+        .map(|(path, _)| path)
+        .collect();
+    assert!(offenders.is_empty(), "{offenders:?}");
 }

@@ -176,9 +176,8 @@ async fn reply(state: &AcpState, session: &Session, text: &str) -> Option<String
 }
 
 async fn permissions(state: &AcpState, session: &Session, args: &str) -> String {
-    let store = state.manager.store();
     let workspace = session.settings().cwd.display().to_string();
-    let rules = match store.rules(&workspace).await {
+    let rules = match state.manager.permission_rules(&workspace).await {
         Ok(rules) => rules,
         Err(e) => return format!("Error executing /permissions: {e}"),
     };
@@ -190,7 +189,7 @@ async fn permissions(state: &AcpState, session: &Session, args: &str) -> String 
         let Some(rule) = rule else {
             return format!("No remembered rule '{target}'. Run /permissions to list them.");
         };
-        return match store.remove_rule(&workspace, &rule.command).await {
+        return match state.manager.revoke_rule(&workspace, &rule.command).await {
             Ok(_) => format!("Revoked: {} `{}`", rule.decision, rule.command),
             Err(e) => format!("Error executing /permissions: {e}"),
         };
@@ -285,7 +284,7 @@ async fn context(state: &AcpState, session: &Session) -> String {
         thousands(window as u64),
         used as f64 * 100.0 / window.max(1) as f64
     ) + "\n"
-        + &crate::agent::compress::replies::context_lines(state.manager.compression(), used as u64, window as u64)
+        + &state.manager.compaction_lines(used as u64, window as u64)
 }
 
 #[cfg(test)]

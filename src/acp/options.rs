@@ -5,7 +5,6 @@ use agent_client_protocol::v1::schema::{
     SessionConfigOption, SessionConfigOptionCategory, SessionConfigSelectOption, SessionMode, SessionModeState,
 };
 
-use crate::session::modes::available_modes;
 use crate::session::{Session, SessionManager};
 
 pub const MODEL_OPTION: &str = "model";
@@ -19,7 +18,8 @@ pub async fn config_options(manager: &SessionManager, session: &Session) -> Vec<
         .iter()
         .map(|m| SessionConfigSelectOption::new(m.clone(), m.clone()))
         .collect();
-    let mode_options: Vec<SessionConfigSelectOption> = available_modes(manager.config().yolo_allowed)
+    let mode_options: Vec<SessionConfigSelectOption> = manager
+        .available_modes()
         .into_iter()
         .map(|m| SessionConfigSelectOption::new(m.id(), m.name).description(m.description.to_string()))
         .collect();
@@ -35,7 +35,8 @@ pub async fn config_options(manager: &SessionManager, session: &Session) -> Vec<
 
 /// The session's modes in the older `modes` shape.
 pub fn mode_state(manager: &SessionManager, session: &Session) -> SessionModeState {
-    let modes = available_modes(manager.config().yolo_allowed)
+    let modes = manager
+        .available_modes()
         .into_iter()
         .map(|m| SessionMode::new(m.id(), m.name).description(m.description.to_string()))
         .collect();

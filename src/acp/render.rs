@@ -123,11 +123,10 @@ pub fn text_block(text: &str) -> ToolCallContent {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::ToolRegistry;
     use serde_json::json;
 
     fn card(name: &str, args: Value) -> Presentation {
-        let tools = ToolRegistry::builtin();
+        let tools = crate::tools::registry::builtin_catalog();
         presentation(tools.get(name).map(|t| t.as_ref()), name, &args, Path::new("/w"))
     }
 

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 pub use compaction::{CompactError, CompactionSettings, CompactionTarget, run as compaction_run};
 pub use events::{AgentEvent, EventSink, NullSink, RecordingSink};
-pub use turn::{StopReason, TurnContext, TurnOutcome, run_turn};
+pub use turn::{StopReason, TurnContext, TurnOutcome, TurnScope, run_turn};
 
 use crate::llm::LlmError;
 use crate::store::StoreError;

@@ -19,7 +19,7 @@ use crate::transcript::ToolCall;
 /// Runs `calls`; returns one output per call (same order) and whether the turn was cancelled.
 pub async fn run_tool_calls(ctx: &TurnContext, calls: &[ToolCall]) -> (Vec<ToolOutput>, bool) {
     for call in calls {
-        ctx.events.emit(AgentEvent::ToolStarted {
+        ctx.turn.events.emit(AgentEvent::ToolStarted {
             call_id: call.id.clone(),
             name: call.name.clone(),
             arguments: arguments_value(&call.arguments),
@@ -31,11 +31,11 @@ pub async fn run_tool_calls(ctx: &TurnContext, calls: &[ToolCall]) -> (Vec<ToolO
     // call is a batch of its own.
     let mut start = 0;
     while start < calls.len() && !cancelled {
-        let end = if ctx.tools.is_interactive(&calls[start].name) {
+        let end = if ctx.session.tools.is_interactive(&calls[start].name) {
             start + 1
         } else {
             (start..calls.len())
-                .find(|&i| ctx.tools.is_interactive(&calls[i].name))
+                .find(|&i| ctx.session.tools.is_interactive(&calls[i].name))
                 .unwrap_or(calls.len())
         };
         cancelled = run_batch(ctx, calls, start..end, &mut results).await;
@@ -47,7 +47,7 @@ pub async fn run_tool_calls(ctx: &TurnContext, calls: &[ToolCall]) -> (Vec<ToolO
         .map(|(result, call)| {
             result.unwrap_or_else(|| {
                 let output = ToolOutput::error("Cancelled: the user stopped the turn before this tool call finished.");
-                ctx.events.emit(AgentEvent::ToolFinished {
+                ctx.turn.events.emit(AgentEvent::ToolFinished {
                     call_id: call.id.clone(),
                     name: call.name.clone(),
                     arguments: arguments_value(&call.arguments),
@@ -70,25 +70,20 @@ async fn run_batch(
     let mut running: FuturesUnordered<_> = range
         .map(|index| {
             let call = &calls[index];
-            let tool_ctx = ToolContext {
-                session_id: ctx.session_id.clone(),
-                call_id: call.id.clone(),
-                workspace: ctx.workspace.clone(),
-                cancel: ctx.cancel.child_token(),
-                approver: ctx.approver.clone(),
-                fs: ctx.fs.clone(),
-                terminals: ctx.terminals.clone(),
-                state: ctx.tool_state.clone(),
-                services: ctx.services.clone(),
-            };
+            let tool_ctx = ToolContext::new(
+                ctx.session.clone(),
+                ctx.services.tools.clone(),
+                call.id.clone(),
+                ctx.turn.cancel.child_token(),
+            );
             let span = tracing::info_span!("tool", name = %call.name, call_id = %call.id);
             async move {
-                ctx.events.emit(AgentEvent::ToolRunning {
+                ctx.turn.events.emit(AgentEvent::ToolRunning {
                     call_id: call.id.clone(),
                     name: call.name.clone(),
                 });
                 let started = Instant::now();
-                let output = ctx.tools.dispatch(&tool_ctx, &call.name, &call.arguments).await;
+                let output = ctx.session.tools.dispatch(&tool_ctx, &call.name, &call.arguments).await;
                 (index, output, started.elapsed())
             }
             .instrument(span)
@@ -96,7 +91,7 @@ async fn run_batch(
         .collect();
     let mut finish = |(index, output, duration): (usize, ToolOutput, std::time::Duration)| {
         let call = &calls[index];
-        ctx.events.emit(AgentEvent::ToolFinished {
+        ctx.turn.events.emit(AgentEvent::ToolFinished {
             call_id: call.id.clone(),
             name: call.name.clone(),
             arguments: arguments_value(&call.arguments),
@@ -108,7 +103,7 @@ async fn run_batch(
     loop {
         tokio::select! {
             biased;
-            _ = ctx.cancel.cancelled() => break,
+            _ = ctx.turn.cancel.cancelled() => break,
             next = running.next() => match next {
                 None => return false,
                 Some(done) => finish(done),

@@ -10,37 +10,34 @@ use tokio_util::sync::CancellationToken;
 use super::events::AgentEvent;
 use super::{AgentError, Sink, step};
 use crate::llm::retry::{CallOutcome, call_with_retry};
-use crate::llm::{ChatRequest, Provider, RetryPolicy, StreamEvent};
-use crate::store::Store;
-use crate::tools::{Approver, FileSystem, SessionToolState, TerminalHost, ToolRegistry, ToolServices, Workspace};
+use crate::llm::{ChatRequest, Provider, StreamEvent};
+use crate::services::Services;
+use crate::tools::SessionScope;
 use crate::transcript::{Interruption, Message, MessageMeta, Usage};
 
 /// The note sent when the iteration budget is spent (Hermes sends a similar one).
 const BUDGET_NOTE: &str = "You have reached the maximum number of tool-calling steps for this turn. \
 Do not call any more tools. Summarise what you did, what is left to do, and anything the user should know.";
 
-/// Everything one turn needs. Built per turn by the session from its current settings.
-#[derive(Clone)]
+/// Everything one turn needs, by lifetime: the process services, the session as this turn
+/// sees it (shared with every tool call), and the turn's own state.
 pub struct TurnContext {
-    pub session_id: String,
+    pub services: Arc<Services>,
+    pub session: Arc<SessionScope>,
+    pub turn: TurnScope,
+}
+
+/// What lives exactly as long as one turn. Built by the session from its current settings.
+pub struct TurnScope {
+    /// The provider this turn asks first (fallbacks come from the services).
     pub provider: Arc<dyn Provider>,
     pub model: String,
     pub system_prompt: String,
-    pub tools: ToolRegistry,
-    pub workspace: Arc<Workspace>,
-    pub approver: Arc<dyn Approver>,
-    pub fs: Arc<dyn FileSystem>,
-    pub terminals: Arc<dyn TerminalHost>,
-    pub tool_state: Arc<SessionToolState>,
-    pub services: Arc<ToolServices>,
+    /// Model calls before the budget note asks for a summary.
     pub max_iterations: u32,
-    pub retry: RetryPolicy,
     pub cancel: CancellationToken,
     pub events: Sink,
-    pub store: Store,
     pub compaction: super::CompactionSettings,
-    /// `fallback_providers`: (provider, model) tried in order when the main provider fails.
-    pub fallbacks: Vec<(Arc<dyn Provider>, String)>,
 }
 
 /// How a turn ended.
@@ -86,9 +83,10 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
         model_calls: 0,
     };
     commit(ctx, history, vec![user]).await?;
-    let schemas = ctx.tools.schemas();
+    let (turn, session) = (&ctx.turn, &ctx.session);
+    let schemas = session.tools.schemas();
     loop {
-        let budget_spent = outcome.model_calls >= ctx.max_iterations;
+        let budget_spent = outcome.model_calls >= turn.max_iterations;
         if budget_spent {
             // One last tool-less call for a summary.
             commit(
@@ -99,20 +97,21 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
             .await?;
         }
         let target = super::CompactionTarget {
-            session_id: &ctx.session_id,
-            provider: ctx.provider.as_ref(),
-            store: &ctx.store,
-            events: &ctx.events,
-            cancel: &ctx.cancel,
+            session_id: &session.session_id,
+            provider: turn.provider.as_ref(),
+            store: &ctx.services.store,
+            events: &turn.events,
+            cancel: &turn.cancel,
         };
-        if !super::compaction::compact_if_due(&ctx.compaction, &target, history, &ctx.system_prompt, &schemas).await? {
+        if !super::compaction::compact_if_due(&turn.compaction, &target, history, &turn.system_prompt, &schemas).await?
+        {
             outcome.stop = StopReason::Cancelled;
             return Ok(outcome);
         }
         let sent_len = history.len();
         let request = ChatRequest {
-            model: ctx.model.clone(),
-            messages: provider_messages(&ctx.system_prompt, history),
+            model: turn.model.clone(),
+            messages: provider_messages(&turn.system_prompt, history),
             tools: if budget_spent { Vec::new() } else { schemas.clone() },
             max_tokens: None,
         };
@@ -138,7 +137,7 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
             }
         };
         if let Some(usage) = assembled.usage {
-            ctx.compaction.record_call(usage.input_tokens, sent_len);
+            turn.compaction.record_call(usage.input_tokens, sent_len);
             outcome.usage.add(&usage);
             outcome.context_tokens = Some(usage.input_tokens + usage.output_tokens);
         }
@@ -168,7 +167,7 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
             .collect();
         // `/steer` guidance sent while this turn runs rides on the last tool result, so the
         // model reads it before its next step (the reference's design).
-        let guidance = ctx.tool_state.take_guidance();
+        let guidance = session.state.take_guidance();
         if !guidance.is_empty()
             && let Some(last) = results.last_mut()
         {
@@ -178,7 +177,7 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
             }
         }
         commit(ctx, history, results).await?;
-        if cancelled || ctx.cancel.is_cancelled() {
+        if cancelled || turn.cancel.is_cancelled() {
             outcome.stop = StopReason::Cancelled;
             return Ok(outcome);
         }
@@ -189,8 +188,9 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
 /// (same conversation, its own model), announced to the editor. Nothing already streamed is
 /// ever repeated: once text reached the user, a failure is reported instead.
 async fn call_model(ctx: &TurnContext, request: &ChatRequest) -> Result<CallOutcome, AgentError> {
+    let (turn, retry) = (&ctx.turn, &ctx.services.retry);
     let streamed = std::sync::atomic::AtomicBool::new(false);
-    let events = ctx.events.clone();
+    let events = turn.events.clone();
     let mut on_event = |event: &StreamEvent| match event {
         StreamEvent::Text(t) => {
             streamed.store(true, std::sync::atomic::Ordering::SeqCst);
@@ -202,13 +202,13 @@ async fn call_model(ctx: &TurnContext, request: &ChatRequest) -> Result<CallOutc
         }
         _ => {}
     };
-    let retry_events = ctx.events.clone();
+    let retry_events = turn.events.clone();
     let mut on_retry = |notice: &crate::llm::RetryNotice| retry_events.emit(AgentEvent::Retrying(notice.clone()));
     let first = call_with_retry(
-        ctx.provider.as_ref(),
+        turn.provider.as_ref(),
         request,
-        &ctx.retry,
-        &ctx.cancel,
+        retry,
+        &turn.cancel,
         &mut on_event,
         &mut on_retry,
     )
@@ -217,12 +217,12 @@ async fn call_model(ctx: &TurnContext, request: &ChatRequest) -> Result<CallOutc
         Ok(outcome) => return Ok(outcome),
         Err(error) => error,
     };
-    let mut from = ctx.provider.id().to_string();
-    for (provider, model) in &ctx.fallbacks {
+    let mut from = turn.provider.id().to_string();
+    for (provider, model) in &ctx.services.fallbacks {
         if streamed.load(std::sync::atomic::Ordering::SeqCst) {
             break;
         }
-        ctx.events.emit(AgentEvent::FallingBack {
+        turn.events.emit(AgentEvent::FallingBack {
             from: from.clone(),
             to: provider.id().to_string(),
             model: model.clone(),
@@ -233,8 +233,8 @@ async fn call_model(ctx: &TurnContext, request: &ChatRequest) -> Result<CallOutc
         match call_with_retry(
             provider.as_ref(),
             &attempt,
-            &ctx.retry,
-            &ctx.cancel,
+            retry,
+            &turn.cancel,
             &mut on_event,
             &mut on_retry,
         )
@@ -252,7 +252,10 @@ async fn call_model(ctx: &TurnContext, request: &ChatRequest) -> Result<CallOutc
 
 /// Appends messages to the live history and saves them.
 async fn commit(ctx: &TurnContext, history: &mut Vec<Message>, messages: Vec<Message>) -> Result<(), AgentError> {
-    ctx.store.append_messages(&ctx.session_id, messages.clone()).await?;
+    ctx.services
+        .store
+        .append_messages(&ctx.session.session_id, messages.clone())
+        .await?;
     history.extend(messages);
     Ok(())
 }

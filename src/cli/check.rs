@@ -74,10 +74,7 @@ async fn verdict() -> Report {
         details.push(("database", config.db_path.display().to_string()));
         return failed(8, &format!("cannot open the session database: {e}"), details);
     }
-    let provider = match llm::from_settings(&settings, config.file.prompt_cache_ttl, llm::http::client()) {
-        Ok(p) => p,
-        Err(e) => return failed(1, &e, details),
-    };
+    let provider = llm::from_settings(&settings, config.file.prompt_cache_ttl, llm::http::client());
     let models = probe::list_models(provider.as_ref()).await;
     let listed = models.as_ref().map(Vec::as_slice).unwrap_or(&[]);
     let model = if settings.model.is_empty() {

@@ -11,7 +11,7 @@ use super::check::explain;
 use super::probe::{self, Diagnosis};
 use super::setup::{CHOICES, Choice, save};
 use crate::config::provider::{checked_url, host_of};
-use crate::config::{ProviderSettings, Secret, hermes_home};
+use crate::config::{ProviderSettings, Secret};
 use crate::llm;
 
 const DEFAULT_LOCAL_URL: &str = "http://127.0.0.1:11434/v1";
@@ -179,7 +179,7 @@ fn after_failure(diagnosis: &Diagnosis, custom: bool) -> Result<Next, String> {
 }
 
 pub async fn wizard() -> Result<(), String> {
-    let home = hermes_home(std::env::var_os("HERMES_HOME").map(Into::into));
+    let home = crate::config::env::hermes_home_from_process();
     println!("hermes-acp setup — settings go to {}\n", home.display());
     let choice = pick_provider()?;
     let custom = choice.url.is_none();
@@ -201,7 +201,7 @@ pub async fn wizard() -> Result<(), String> {
             model: String::new(),
             reason: "setup".into(),
         };
-        let provider = llm::from_settings(&settings, Default::default(), client.clone())?;
+        let provider = llm::from_settings(&settings, Default::default(), client.clone());
         let chosen = match &model {
             Some(m) => m.clone(),
             None => {

@@ -4,7 +4,13 @@
 //! global changes and tests can build any environment they like.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// `HERMES_HOME` from the process environment (else `~/.hermes`): the one place it is read.
+/// Everything else gets it from `Config::home`.
+pub fn hermes_home_from_process() -> PathBuf {
+    super::hermes_home(std::env::var_os("HERMES_HOME").map(PathBuf::from))
+}
 
 /// A snapshot of environment variables.
 #[derive(Debug, Clone, Default)]

@@ -41,6 +41,8 @@ pub struct ConfigFile {
     pub env_passthrough: Vec<String>,
     /// `sandbox:` and `terminal.writable_roots`: the OS sandbox for local commands.
     pub sandbox: SandboxConfig,
+    /// `compression.*` and `auxiliary.compression.model`: when and how to compact.
+    pub compression: super::CompressionConfig,
 }
 
 /// The lifetime of Anthropic prompt-cache breakpoints. Hermes accepts `5m` (the default) and
@@ -156,6 +158,7 @@ impl ConfigFile {
             secret_values: super::secrets::yaml_secret_values(&root),
             env_passthrough: super::secrets::yaml_env_passthrough(&root),
             sandbox: SandboxConfig::parse(&root),
+            compression: super::CompressionConfig::parse(&root),
         })
     }
 }

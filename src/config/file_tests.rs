@@ -107,3 +107,26 @@ fn prompt_cache_ttl_is_5m_unless_1h() {
     assert_eq!(ttl("prompt_caching:\n  cache_ttl: off\n"), CacheTtl::FiveMinutes);
     assert_eq!(ttl("model: x\n"), CacheTtl::FiveMinutes);
 }
+
+#[test]
+fn compression_settings_are_read_with_the_file() {
+    let cfg = ConfigFile::parse("compression:\n  enabled: false\n  threshold: 0.6\n").unwrap();
+    assert!(!cfg.compression.enabled);
+    assert_eq!(cfg.compression.threshold_ratio, 0.6);
+    assert_eq!(
+        ConfigFile::parse("").unwrap().compression,
+        crate::config::CompressionConfig::default()
+    );
+}
+
+#[test]
+fn hermes_home_expands_a_leading_tilde() {
+    let home = crate::tools::workspace::home_dir();
+    assert_eq!(crate::config::hermes_home(Some("~/h".into())), home.join("h"));
+    assert_eq!(
+        crate::config::hermes_home(Some("/x/h".into())),
+        std::path::PathBuf::from("/x/h")
+    );
+    assert_eq!(crate::config::hermes_home(Some("".into())), home.join(".hermes"));
+    assert_eq!(crate::config::hermes_home(None), home.join(".hermes"));
+}

@@ -2,6 +2,7 @@
 //! (which overrides the shell) and `config.yaml`, resolved once at start into a `Config` that is
 //! passed down explicitly. Nothing here is global.
 
+pub mod compression;
 pub mod duration;
 pub mod env;
 pub mod file;
@@ -11,6 +12,7 @@ pub mod secrets;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+pub use compression::CompressionConfig;
 pub use env::EnvMap;
 pub use file::ConfigFile;
 pub use provider::{ApiMode, ProviderError, ProviderSettings, Secret};
@@ -44,7 +46,7 @@ pub struct Config {
 impl Config {
     /// Loads from `HERMES_HOME` (or `~/.hermes`).
     pub fn load() -> anyhow::Result<Config> {
-        let home = hermes_home(std::env::var_os("HERMES_HOME").map(PathBuf::from));
+        let home = env::hermes_home_from_process();
         Config::load_from(&home, EnvMap::load(&home))
     }
 
@@ -61,7 +63,7 @@ impl Config {
     /// Loads from `HERMES_HOME` (or `~/.hermes`), keeping a broken `config.yaml` as `problem`
     /// (with empty settings) instead of failing: the server must still answer `initialize`.
     pub fn load_or_problem() -> Config {
-        let home = hermes_home(std::env::var_os("HERMES_HOME").map(PathBuf::from));
+        let home = env::hermes_home_from_process();
         Config::load_tolerant(&home, EnvMap::load(&home))
     }
 
@@ -121,10 +123,13 @@ impl Config {
     }
 }
 
-/// `HERMES_HOME` when set, else `~/.hermes`.
+/// `HERMES_HOME` when set (a leading `~` expanded), else `~/.hermes`.
 pub fn hermes_home(explicit: Option<PathBuf>) -> PathBuf {
     match explicit {
-        Some(p) if !p.as_os_str().is_empty() => p,
+        Some(p) if !p.as_os_str().is_empty() => match p.to_str() {
+            Some(text) => crate::tools::workspace::expand_home(text),
+            None => p,
+        },
         _ => crate::tools::workspace::home_dir().join(".hermes"),
     }
 }

@@ -62,25 +62,26 @@ pub trait Provider: Send + Sync {
     fn list_models(&self) -> BoxFuture<'_, Result<Vec<String>, LlmError>>;
 }
 
-/// Builds the provider for resolved settings.
+/// Builds the provider for resolved settings. Infallible: everything that can be wrong was
+/// checked when the settings were resolved.
 pub fn from_settings(
     settings: &crate::config::ProviderSettings,
     cache_ttl: crate::config::file::CacheTtl,
     client: reqwest::Client,
-) -> Result<std::sync::Arc<dyn Provider>, String> {
+) -> std::sync::Arc<dyn Provider> {
     use crate::config::ApiMode;
     let key_hint = key_hint(settings);
     match settings.api_mode {
-        ApiMode::ChatCompletions => Ok(std::sync::Arc::new(openai::OpenAiProvider::new(
+        ApiMode::ChatCompletions => std::sync::Arc::new(openai::OpenAiProvider::new(
             &settings.id,
             &settings.base_url,
             settings.api_key.as_ref().map(|k| k.expose().to_string()),
             &key_hint,
             client,
-        ))),
-        ApiMode::AnthropicMessages => Ok(std::sync::Arc::new(
-            anthropic::AnthropicProvider::from_settings(settings, &key_hint, client).with_cache_ttl(cache_ttl),
         )),
+        ApiMode::AnthropicMessages => std::sync::Arc::new(
+            anthropic::AnthropicProvider::from_settings(settings, &key_hint, client).with_cache_ttl(cache_ttl),
+        ),
     }
 }
 

@@ -16,6 +16,7 @@ pub mod process;
 pub mod read_file;
 pub mod redact;
 pub mod registry;
+pub mod scope;
 pub mod search_files;
 pub mod session_search;
 pub mod shell;
@@ -38,6 +39,7 @@ pub use approver::{ApprovalDecision, ApprovalRequest, Approver, DenyAll};
 pub use describe::{Location, PlanItem, PlanStatus, Presentation, PromptSection, ToolEffect, ToolKind};
 pub use fs::{FileSystem, LocalFs};
 pub use registry::ToolRegistry;
+pub use scope::SessionScope;
 pub use state::SessionToolState;
 pub use terminal_host::{HostCommand, HostRun, LocalTerminals, TerminalHost};
 pub use workspace::Workspace;
@@ -83,20 +85,33 @@ pub trait Tool: Send + Sync {
     }
 }
 
-/// Everything a tool call may use. Built per call by the agent loop.
+/// Everything a tool call may use: the call's own id and cancel token, the session scope shared
+/// by every call of the turn, and the process services. Built per call by the agent loop from
+/// two `Arc`s, so nothing is copied field by field.
 #[derive(Clone)]
 pub struct ToolContext {
-    pub session_id: String,
     /// The provider's tool-call id (or one we minted); lets approvals point at the right card.
     pub call_id: String,
-    pub workspace: Arc<Workspace>,
+    /// A child of the turn's token: cancelling the turn cancels every call.
     pub cancel: CancellationToken,
-    pub approver: Arc<dyn Approver>,
-    pub fs: Arc<dyn FileSystem>,
-    /// Runs foreground commands in the editor's terminal when it offers one.
-    pub terminals: Arc<dyn TerminalHost>,
-    pub state: Arc<SessionToolState>,
+    pub session: Arc<SessionScope>,
     pub services: Arc<ToolServices>,
+}
+
+impl ToolContext {
+    pub fn new(
+        session: Arc<SessionScope>,
+        services: Arc<ToolServices>,
+        call_id: impl Into<String>,
+        cancel: CancellationToken,
+    ) -> ToolContext {
+        ToolContext {
+            call_id: call_id.into(),
+            cancel,
+            session,
+            services,
+        }
+    }
 }
 
 /// Process-wide things some tools need: where Hermes keeps memory and skills, the session

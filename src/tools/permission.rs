@@ -19,7 +19,7 @@ pub struct Blocked(pub String);
 
 /// The canonical session cwd and temp dir: what "inside the project" means.
 pub fn project_roots(ctx: &ToolContext) -> (PathBuf, PathBuf) {
-    let root = ctx.workspace.root();
+    let root = ctx.session.workspace.root();
     let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     (canonical(&root), canonical(&std::env::temp_dir()))
 }
@@ -28,6 +28,7 @@ pub fn project_roots(ctx: &ToolContext) -> (PathBuf, PathBuf) {
 pub fn assess_command(ctx: &ToolContext, command: &str, cwd: &Path) -> CommandAssessment {
     let home = super::workspace::home_dir();
     let own_pids: Vec<u32> = ctx
+        .session
         .state
         .processes
         .list()
@@ -59,12 +60,12 @@ pub fn rule_key(command: &str, unsandboxed: bool) -> String {
 pub async fn gate_command(ctx: &ToolContext, effect: CommandEffect) -> Result<Option<String>, Blocked> {
     let key = rule_key(&effect.command, effect.unsandboxed);
     let remembered = Remembered {
-        session_command: ctx.state.command_allowed(&key),
+        session_command: ctx.session.state.command_allowed(&key),
         project_command: project_rule(ctx, &key).await,
         session_edits: false,
     };
     let hardline = effect.assessment.risk == Risk::Hardline;
-    let reason = match decide(ctx.state.mode(), &Effect::Command(effect.clone()), &remembered) {
+    let reason = match decide(ctx.session.state.mode(), &Effect::Command(effect.clone()), &remembered) {
         Decision::Allow => return Ok(None),
         Decision::Refuse(reason) if hardline => return Err(Blocked(approval::hardline_message(&reason))),
         Decision::Refuse(reason) if remembered.project_command == Some(ProjectRule::Deny) => {
@@ -79,12 +80,12 @@ pub async fn gate_command(ctx: &ToolContext, effect: CommandEffect) -> Result<Op
         unsandboxed: effect.unsandboxed,
     };
     let decision = tokio::select! {
-        decision = ctx.approver.request(&ctx.call_id, request) => decision,
+        decision = ctx.session.approver.request(&ctx.call_id, request) => decision,
         () = ctx.cancel.cancelled() => ApprovalDecision::Cancelled,
     };
     match decision {
         ApprovalDecision::AllowOnce => {}
-        ApprovalDecision::AllowSession => ctx.state.allow_command(&key),
+        ApprovalDecision::AllowSession => ctx.session.state.allow_command(&key),
         ApprovalDecision::AllowAlways => save_rule(ctx, &key, ProjectRule::Allow).await,
         ApprovalDecision::DenyAlways => {
             save_rule(ctx, &key, ProjectRule::Deny).await;
@@ -129,20 +130,20 @@ pub async fn gate_edit(
     request: impl FnOnce(String) -> ApprovalRequest,
 ) -> ApprovalDecision {
     let remembered = Remembered {
-        session_edits: ctx.state.edits_allowed_for_session(),
+        session_edits: ctx.session.state.edits_allowed_for_session(),
         ..Remembered::default()
     };
-    let reason = match decide(ctx.state.mode(), &Effect::Edit(vec![target]), &remembered) {
+    let reason = match decide(ctx.session.state.mode(), &Effect::Edit(vec![target]), &remembered) {
         Decision::Allow => return ApprovalDecision::AllowOnce,
         Decision::Refuse(_) => return ApprovalDecision::Deny,
         Decision::Ask(reason) => reason,
     };
     let decision = tokio::select! {
-        decision = ctx.approver.request(&ctx.call_id, request(reason)) => decision,
+        decision = ctx.session.approver.request(&ctx.call_id, request(reason)) => decision,
         () = ctx.cancel.cancelled() => ApprovalDecision::Cancelled,
     };
     if decision == ApprovalDecision::AllowSession {
-        ctx.state.allow_edits_for_session();
+        ctx.session.state.allow_edits_for_session();
     }
     decision
 }
@@ -150,7 +151,7 @@ pub async fn gate_edit(
 /// The rule saved for this exact command in this project, if any.
 async fn project_rule(ctx: &ToolContext, key: &str) -> Option<ProjectRule> {
     let store = ctx.services.store.as_ref()?;
-    let workspace = ctx.workspace.root().display().to_string();
+    let workspace = ctx.session.workspace.root().display().to_string();
     match store.rules(&workspace).await {
         Ok(rules) => rules
             .iter()
@@ -172,7 +173,7 @@ async fn save_rule(ctx: &ToolContext, key: &str, rule: ProjectRule) {
         return;
     };
     let rule = PermissionRule {
-        workspace: ctx.workspace.root().display().to_string(),
+        workspace: ctx.session.workspace.root().display().to_string(),
         command: key.to_string(),
         decision: match rule {
             ProjectRule::Allow => "allow",

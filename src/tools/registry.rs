@@ -24,11 +24,11 @@ impl ToolRegistry {
         ToolRegistry { tools }
     }
 
-    /// The built-in coding toolset.
-    pub fn builtin() -> ToolRegistry {
+    /// The built-in coding toolset; `guard` says where the edit tools refuse to write.
+    pub fn builtin(guard: super::file_io::GuardEnv) -> ToolRegistry {
         ToolRegistry::new(vec![
-            Arc::new(super::write_file::WriteFileTool::default()),
-            Arc::new(super::patch::PatchTool::default()),
+            Arc::new(super::write_file::WriteFileTool::with_guard(guard.clone())),
+            Arc::new(super::patch::PatchTool::with_guard(guard)),
             Arc::new(super::read_file::ReadFileTool),
             Arc::new(super::search_files::SearchFilesTool),
             Arc::new(super::terminal::TerminalTool),
@@ -107,7 +107,7 @@ impl ToolRegistry {
             Ok(args) => args,
             Err(message) => return ToolOutput::error(message),
         };
-        if ctx.state.is_read_only()
+        if ctx.session.state.is_read_only()
             && let Some(reason) = tool.effect(&args).read_only_refusal()
         {
             return ToolOutput::error(reason);
@@ -130,9 +130,13 @@ impl ToolRegistry {
 }
 
 /// The built-in tools, built once, for describing calls where no session registry is at hand
-/// (pruned history notes) or the session's no longer has the tool.
+/// (pruned history notes) or the session's no longer has the tool. They only describe, never
+/// run, so their edit guards get the default home rather than the configured one.
 pub fn builtin_catalog() -> &'static ToolRegistry {
-    static CATALOG: std::sync::LazyLock<ToolRegistry> = std::sync::LazyLock::new(ToolRegistry::builtin);
+    static CATALOG: std::sync::LazyLock<ToolRegistry> = std::sync::LazyLock::new(|| {
+        let default_home = super::workspace::home_dir().join(".hermes");
+        ToolRegistry::builtin(super::file_io::GuardEnv::new(&default_home, None))
+    });
     &CATALOG
 }
 
@@ -173,8 +177,12 @@ mod tests {
     use crate::safety::policy::Mode;
 
     fn refused(name: &str, args: Value) -> bool {
-        let tools = ToolRegistry::builtin();
-        tools.get(name).unwrap().effect(&args).read_only_refusal().is_some()
+        builtin_catalog()
+            .get(name)
+            .unwrap()
+            .effect(&args)
+            .read_only_refusal()
+            .is_some()
     }
 
     #[test]
@@ -207,8 +215,9 @@ mod tests {
     async fn dispatch_applies_the_gate() {
         let dir = tempfile::tempdir().unwrap();
         let ctx = crate::tools::file_io::test_support::test_ctx(dir.path(), Arc::new(crate::tools::DenyAll));
-        ctx.state.set_mode(Mode::ReadOnly);
-        let out = ToolRegistry::builtin()
+        ctx.session.state.set_mode(Mode::ReadOnly);
+        let guard = crate::tools::file_io::test_support::test_guard(dir.path());
+        let out = ToolRegistry::builtin(guard)
             .dispatch(&ctx, "write_file", r#"{"path": "a.txt", "content": "x"}"#)
             .await;
         assert!(out.is_error && out.content.contains("Read-only mode: file edits are disabled"));

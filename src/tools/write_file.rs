@@ -21,16 +21,8 @@ pub struct WriteFileTool {
     guard: GuardEnv,
 }
 
-impl Default for WriteFileTool {
-    fn default() -> WriteFileTool {
-        WriteFileTool {
-            guard: GuardEnv::from_process(),
-        }
-    }
-}
-
 impl WriteFileTool {
-    /// With an explicit environment for the path guards (tests, or a config-derived one).
+    /// With the environment of the path guards (`GuardEnv::new` from the configuration).
     pub fn with_guard(guard: GuardEnv) -> WriteFileTool {
         WriteFileTool { guard }
     }
@@ -63,7 +55,7 @@ impl WriteFileTool {
             }
         };
         let cross_profile = crate::tools::args::boolean(&args, "cross_profile", false);
-        let path = ctx.workspace.resolve(&raw_path);
+        let path = ctx.session.workspace.resolve(&raw_path);
 
         if let Err(e) = file_io::check_edit_target(&self.guard, &raw_path, &path, cross_profile) {
             return ToolOutput::error(e);

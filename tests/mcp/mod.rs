@@ -13,9 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hermes_acp::mcp::{self, McpConnections, McpServerConfig};
-use hermes_acp::tools::{
-    DenyAll, LocalFs, SessionToolState, Tool, ToolContext, ToolOutput, ToolRegistry, ToolServices, Workspace,
-};
+use hermes_acp::tools::{DenyAll, SessionScope, Tool, ToolContext, ToolOutput, ToolRegistry, ToolServices};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -59,17 +57,8 @@ fn stdio(name: &str, args: &[&str], env: &[(&str, &str)]) -> McpServerConfig {
 }
 
 fn ctx(cwd: &Path, cancel: CancellationToken) -> ToolContext {
-    ToolContext {
-        session_id: "s".into(),
-        call_id: "c".into(),
-        workspace: Arc::new(Workspace::new(cwd.to_path_buf())),
-        cancel,
-        approver: Arc::new(DenyAll),
-        fs: Arc::new(LocalFs),
-        terminals: Arc::new(hermes_acp::tools::LocalTerminals),
-        state: Arc::new(SessionToolState::default()),
-        services: Arc::new(ToolServices::default()),
-    }
+    let session = SessionScope::local("s", cwd.to_path_buf(), Arc::new(DenyAll));
+    ToolContext::new(Arc::new(session), Arc::new(ToolServices::default()), "c", cancel)
 }
 
 async fn call(conns: &McpConnections, name: &str, args: Value) -> ToolOutput {

@@ -97,6 +97,6 @@ pub async fn authenticate(state: &AcpState, req: AuthenticateRequest) -> Result<
 
 /// Credentials live in the user's HERMES_HOME/.env, which we never delete; nothing to forget.
 pub fn logout(state: &AcpState, _req: LogoutRequest) -> Result<LogoutResponse, Error> {
-    tracing::info!(home = %state.manager.config().home.display(), "logout: credentials stay in HERMES_HOME/.env; nothing cached to forget");
+    tracing::info!(home = %state.manager.home().display(), "logout: credentials stay in HERMES_HOME/.env; nothing cached to forget");
     Ok(LogoutResponse::new())
 }

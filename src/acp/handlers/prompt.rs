@@ -172,7 +172,7 @@ fn seams(
     let approver = AcpApprover::new(
         cx.clone(),
         session.clone(),
-        state.manager.config().approval_timeout,
+        state.manager.approval_timeout(),
         cancel.clone(),
     );
     let fs = EditorFs::new(

@@ -80,7 +80,7 @@ pub async fn load_session(
     // The whole history goes out before the response (ACP requires it).
     let history = session.history().await;
     let cwd = session.settings().cwd;
-    let unreadable = state.manager.store().unreadable_messages(&session.id);
+    let unreadable = state.manager.unreadable_messages(&session.id);
     let notice = replay::unreadable_notice(unreadable, state.supports_notices());
     for update in replay::updates(&history, &cwd, state.supports_compaction(), &session.tools())
         .into_iter()
@@ -148,13 +148,7 @@ pub async fn close_session(state: &AcpState, req: CloseSessionRequest) -> Result
     let id = req.session_id.0.to_string();
     if !state.manager.close(&id).await {
         // Not live: fine if it exists in the store (nothing to free), an error otherwise.
-        let known = state
-            .manager
-            .store()
-            .load_session(&id)
-            .await
-            .map_err(|e| to_rpc(e.into()))?
-            .is_some();
+        let known = state.manager.exists(&id).await.map_err(to_rpc)?;
         if !known {
             return Err(to_rpc(SessionError::NotFound(id)));
         }

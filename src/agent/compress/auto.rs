@@ -4,7 +4,7 @@
 //! left the prompt above the threshold (the system prompt and tool schemas alone may be that
 //! big), automatic compaction pauses until a prompt fits again. `/compact` is never blocked.
 
-use super::config::CompressionConfig;
+use super::CompressionConfig;
 use super::estimate::ContextMeter;
 use super::plan::{Plan, plan};
 use crate::transcript::Message;

@@ -10,7 +10,6 @@
 
 mod apply;
 mod auto;
-mod config;
 mod estimate;
 mod fallback;
 mod plan;
@@ -19,19 +18,21 @@ pub mod replies;
 mod summary;
 #[cfg(test)]
 mod tests;
+mod window;
 
 use tokio_util::sync::CancellationToken;
 
+pub use crate::config::CompressionConfig;
 pub use apply::{
     SUMMARY_END, SUMMARY_PREFIX, apply, compaction_id, is_compaction_summary, summary_body, summary_message,
 };
 pub use auto::AutoCompaction;
-pub use config::{CompressionConfig, DEFAULT_CONTEXT_WINDOW, context_window};
 pub use estimate::{ContextMeter, IMAGE_TOKENS, estimate_request_tokens, estimate_tokens, message_tokens};
 pub use fallback::fallback_summary;
 pub use plan::{Plan, orphans, plan, plan_manual};
 pub use prune::{CLEARED_PREFIX, cleared_note, prune, prune_middle};
 pub use summary::{serialize, summarise, summarise_streaming, summary_request};
+pub use window::{DEFAULT_CONTEXT_WINDOW, context_window};
 
 use crate::llm::{LlmError, Provider};
 use crate::transcript::Message;

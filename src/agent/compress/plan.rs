@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use super::config::CompressionConfig;
+use super::CompressionConfig;
 use super::estimate::{estimate_tokens, message_tokens};
 use crate::transcript::{Message, Role};
 

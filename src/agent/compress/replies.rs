@@ -2,7 +2,7 @@
 //! `/compact` replies and the compression lines of `/context`.
 
 use super::CompactionOutcome;
-use super::config::CompressionConfig;
+use super::CompressionConfig;
 use crate::text::thousands;
 
 /// `/compact` on an empty conversation.

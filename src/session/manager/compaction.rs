@@ -6,25 +6,26 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 use super::{SessionError, SessionManager};
-use crate::agent::compress::{self, CompressionConfig};
+use crate::agent::compress;
 use crate::agent::{self, CompactionSettings, CompactionTarget, Sink};
 use crate::session::Session;
 
 impl SessionManager {
     /// The context window of `model` (config `model.context_length` wins).
     pub fn context_window(&self, model: &str) -> u64 {
-        compress::context_window(model, self.config.file.context_length)
+        compress::context_window(model, self.config().file.context_length)
     }
 
-    pub fn compression(&self) -> &CompressionConfig {
-        &self.compression
+    /// The compaction lines of `/context`: threshold and state for `used` of `window` tokens.
+    pub fn compaction_lines(&self, used: u64, window: u64) -> String {
+        compress::replies::context_lines(&self.config().file.compression, used, window)
     }
 
     pub(super) fn compaction_settings(&self, session: &Session, model: &str) -> CompactionSettings {
         CompactionSettings::new(
-            self.compression.clone(),
+            self.config().file.compression.clone(),
             model,
-            self.config.file.context_length,
+            self.config().file.context_length,
             session.auto_compaction.clone(),
         )
     }
@@ -43,18 +44,19 @@ impl SessionManager {
         if history.is_empty() {
             return Ok(replies::NOTHING_TO_COMPRESS.to_string());
         }
-        if !self.compression.enabled {
+        if !self.config().file.compression.enabled {
             return Ok(replies::DISABLED.to_string());
         }
         let model = session.settings().model;
         let settings = self.compaction_settings(session, &model);
-        let Some(plan) = compress::plan_manual(&history, &self.compression, settings.context_window) else {
+        let Some(plan) = compress::plan_manual(&history, &self.config().file.compression, settings.context_window)
+        else {
             return Ok(replies::too_short(history.len()));
         };
         let target = CompactionTarget {
             session_id: &session.id,
             provider: provider.as_ref(),
-            store: &self.store,
+            store: self.store(),
             events: &events,
             cancel,
         };

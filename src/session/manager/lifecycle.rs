@@ -17,7 +17,7 @@ const SHUTDOWN_TURN_LIMIT: Duration = Duration::from_millis(1200);
 impl SessionManager {
     /// Once per process: why commands run without the OS sandbox (no Landlock), if they do.
     pub fn sandbox_notice_once(&self) -> Option<String> {
-        let text = crate::tools::shell::sandbox::unavailable_notice(&self.services)?;
+        let text = crate::tools::shell::sandbox::unavailable_notice(&self.services.tools)?;
         (!self
             .sandbox_notice_shown
             .swap(true, std::sync::atomic::Ordering::SeqCst))
@@ -60,7 +60,7 @@ impl SessionManager {
     /// Closes (if live) and deletes a session. Errors when it does not exist anywhere.
     pub async fn delete(&self, id: &str) -> Result<(), SessionError> {
         let was_live = self.close(id).await;
-        let existed = self.store.delete_session(id).await?;
+        let existed = self.store().delete_session(id).await?;
         if !existed && !was_live {
             return Err(SessionError::NotFound(id.to_string()));
         }

@@ -15,7 +15,7 @@ impl SessionManager {
         cursor: Option<String>,
     ) -> Result<(Vec<SessionSummary>, Option<String>), SessionError> {
         let page = self
-            .store
+            .store()
             .list_sessions(cwd.map(|c| c.display().to_string()), cursor, LIST_PAGE_SIZE)
             .await?;
         let summaries = page

@@ -26,9 +26,9 @@ impl SessionManager {
         editor_servers: Vec<crate::mcp::McpServerConfig>,
         on_notice: impl Fn(String) + Send + Sync + 'static,
     ) {
-        let env = self.config.env.clone();
+        let env = self.config().env.clone();
         let mut servers: Vec<_> = self
-            .config
+            .config()
             .file
             .mcp_servers
             .iter()
@@ -40,7 +40,7 @@ impl SessionManager {
         }
         // The callback must not keep the session alive (the session owns the supervisor).
         let weak = Arc::downgrade(session);
-        let builtin = self.tools.clone();
+        let builtin = self.services.builtin_tools.clone();
         let on_tools = Box::new(move |tools: Vec<Arc<dyn crate::tools::Tool>>| {
             if let Some(session) = weak.upgrade() {
                 let mut registry = builtin.clone();

@@ -1,12 +1,15 @@
 //! The `SessionManager`: the id → live session map plus everything needed to create, restore,
 //! fork, list and configure sessions. Sessions that are not in memory are restored from the
-//! store on demand. Running a turn (`prompt.rs`), turn ownership and closing (`lifecycle.rs`),
-//! compaction and MCP wiring live in the submodules.
+//! store on demand. It holds the process scope (`Services`) and never hands out its store or
+//! configuration: the protocol layer asks it questions instead (`operations.rs`). Running a
+//! turn (`prompt.rs`), turn ownership and closing (`lifecycle.rs`), compaction and MCP wiring
+//! live in the submodules.
 
 mod compaction;
 mod lifecycle;
 mod listing;
 mod mcp;
+mod operations;
 mod prompt;
 mod records;
 
@@ -17,13 +20,13 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::agent::compress::CompressionConfig;
 use crate::agent::{AgentError, Sink};
 use crate::config::{Config, ProviderSettings};
-use crate::llm::{Provider, RetryPolicy};
+use crate::llm::Provider;
+use crate::services::Services;
 use crate::store::{SessionPatch, Store, StoreError};
 use crate::sync::lock;
-use crate::tools::{Approver, FileSystem, TerminalHost, ToolRegistry, ToolServices};
+use crate::tools::{Approver, FileSystem, TerminalHost};
 use crate::transcript::Role;
 
 use super::catalog::ModelCatalog;
@@ -82,97 +85,43 @@ pub struct SessionSummary {
 /// Owns the live sessions.
 pub struct SessionManager {
     sessions: Mutex<HashMap<String, Arc<Session>>>,
-    store: Store,
-    config: Arc<Config>,
-    provider: Result<(ProviderSettings, Arc<dyn Provider>), String>,
+    /// The process scope: configuration, store, providers, built-in tools.
+    services: Arc<Services>,
     catalog: ModelCatalog,
-    tools: ToolRegistry,
-    services: Arc<ToolServices>,
-    retry: RetryPolicy,
-    compression: CompressionConfig,
-    fallbacks: Vec<(Arc<dyn Provider>, String)>,
     turns: Arc<Turns>,
     /// Whether the "commands are not sandboxed here" notice was already shown.
     sandbox_notice_shown: std::sync::atomic::AtomicBool,
 }
 
 impl SessionManager {
-    pub fn new(
-        config: Arc<Config>,
-        store: Store,
-        provider: Result<(ProviderSettings, Arc<dyn Provider>), String>,
-        tools: ToolRegistry,
-        retry: RetryPolicy,
-    ) -> SessionManager {
-        let catalog = ModelCatalog::new(config.file.model_choices.clone());
-        let compression = CompressionConfig::from_config_file(&config.home.join("config.yaml"));
-        let fallbacks = config
-            .fallbacks
-            .iter()
-            .filter_map(|settings| {
-                match crate::llm::from_settings(settings, config.file.prompt_cache_ttl, crate::llm::http::client()) {
-                    Ok(provider) => Some((provider, settings.model.clone())),
-                    Err(e) => {
-                        tracing::warn!(provider = %settings.id, "skipping a fallback provider: {e}");
-                        None
-                    }
-                }
-            })
-            .collect();
-        if let Ok((_, p)) = &provider {
+    pub fn new(services: Arc<Services>) -> SessionManager {
+        let catalog = ModelCatalog::new(services.config.file.model_choices.clone());
+        if let Ok((_, p)) = &services.provider {
             catalog.spawn_fetch(p.clone());
         }
-        let services = Arc::new(ToolServices {
-            hermes_home: Some(config.home.clone()),
-            store: Some(store.clone()),
-            secrets: Arc::new(config.secret_set()),
-            child_env: Arc::new(config.child_env()),
-            sandbox: crate::safety::sandbox::SandboxSettings {
-                mode: config.file.sandbox.mode,
-                extra_roots: (config.file.sandbox.writable_roots.iter())
-                    .map(|root| crate::tools::workspace::expand_home(root))
-                    .collect(),
-            },
-        });
         SessionManager {
             sessions: Mutex::new(HashMap::new()),
-            store,
-            config,
-            provider,
-            catalog,
-            tools,
             services,
-            retry,
-            compression,
-            fallbacks,
+            catalog,
             turns: Arc::default(),
             sandbox_notice_shown: Default::default(),
         }
     }
 
-    pub fn config(&self) -> &Config {
-        &self.config
+    fn config(&self) -> &Config {
+        &self.services.config
     }
 
-    /// The secret values redacted everywhere (the log sink uses them too).
-    pub fn secrets(&self) -> Arc<crate::safety::secrets::SecretSet> {
-        self.services.secrets.clone()
-    }
-
-    pub fn store(&self) -> &Store {
-        &self.store
-    }
-
-    pub fn tools(&self) -> &ToolRegistry {
-        &self.tools
+    fn store(&self) -> &Store {
+        &self.services.store
     }
 
     /// The provider, or a message saying how to configure one.
     pub fn provider(&self) -> Result<&(ProviderSettings, Arc<dyn Provider>), SessionError> {
-        if let Some(problem) = &self.config.problem {
+        if let Some(problem) = &self.config().problem {
             return Err(SessionError::Config(problem.clone()));
         }
-        self.provider.as_ref().map_err(|e| SessionError::NoProvider(e.clone()))
+        (self.services.provider.as_ref()).map_err(|e| SessionError::NoProvider(e.clone()))
     }
 
     /// The models to offer for a session whose current model is `current`.
@@ -195,7 +144,7 @@ impl SessionManager {
             return Ok(s);
         }
         let (record, history) = self
-            .store
+            .store()
             .load_session(id)
             .await?
             .ok_or_else(|| SessionError::NotFound(id.to_string()))?;
@@ -205,17 +154,26 @@ impl SessionManager {
             mode: record
                 .mode
                 .as_deref()
-                .and_then(|m| modes::parse_mode(m, self.config.yolo_allowed))
+                .and_then(|m| modes::parse_mode(m, self.config().yolo_allowed))
                 .unwrap_or_default(),
             title: record.title.clone(),
         };
-        let session = Arc::new(Session::new(record.id.clone(), settings, history, self.tools.clone()));
+        let session = Arc::new(Session::new(
+            record.id.clone(),
+            settings,
+            history,
+            self.services.builtin_tools.clone(),
+        ));
         // Another request may have restored it meanwhile: keep the first.
         Ok(self.map().entry(record.id).or_insert(session).clone())
     }
 
     fn default_model(&self) -> String {
-        self.provider.as_ref().map(|(s, _)| s.model.clone()).unwrap_or_default()
+        self.services
+            .provider
+            .as_ref()
+            .map(|(s, _)| s.model.clone())
+            .unwrap_or_default()
     }
 
     /// Creates a new session in `cwd`.
@@ -228,7 +186,7 @@ impl SessionManager {
                 SessionError::NoProvider(format!(
                     "No model configured for provider '{}'. Set model.default in {}/config.yaml.",
                     settings.id,
-                    self.config.home.display()
+                    self.config().home.display()
                 ))
             })?;
         }
@@ -239,7 +197,7 @@ impl SessionManager {
             mode: Mode::Default,
             title: None,
         };
-        self.store
+        self.store()
             .create_session(
                 record_for(&id, &session_settings, Some(settings.id.clone()), None),
                 Vec::new(),
@@ -249,7 +207,7 @@ impl SessionManager {
             id.clone(),
             session_settings,
             Vec::new(),
-            self.tools.clone(),
+            self.services.builtin_tools.clone(),
         ));
         self.map().insert(id, session.clone());
         Ok(session)
@@ -264,14 +222,19 @@ impl SessionManager {
         settings.cwd = cwd.to_path_buf();
         settings.title = settings.title.map(|t| format!("{t} (fork)"));
         let id = uuid::Uuid::new_v4().to_string();
-        let provider = self.provider.as_ref().ok().map(|(s, _)| s.id.clone());
-        self.store
+        let provider = self.services.provider.as_ref().ok().map(|(s, _)| s.id.clone());
+        self.store()
             .create_session(
                 record_for(&id, &settings, provider, Some(source_id.to_string())),
                 history.clone(),
             )
             .await?;
-        let session = Arc::new(Session::new(id.clone(), settings, history, self.tools.clone()));
+        let session = Arc::new(Session::new(
+            id.clone(),
+            settings,
+            history,
+            self.services.builtin_tools.clone(),
+        ));
         self.map().insert(id, session.clone());
         Ok(session)
     }
@@ -287,7 +250,7 @@ impl SessionManager {
             cwd: Some(cwd.display().to_string()),
             ..Default::default()
         };
-        self.store.patch_session(&session.id, patch).await?;
+        self.store().patch_session(&session.id, patch).await?;
         Ok(())
     }
 
@@ -299,14 +262,14 @@ impl SessionManager {
         }
         // ACP expects one of the offered options; `model.allow_custom` lets any id through.
         let offered = self.catalog.models(&session.settings().model).await;
-        if !self.config.file.model_allow_custom && !offered.iter().any(|m| m == model) {
+        if !self.config().file.model_allow_custom && !offered.iter().any(|m| m == model) {
             return Err(SessionError::InvalidValue(format!(
                 "unknown model '{model}'; choose one of: {} (or set model.allow_custom: true in config.yaml)",
                 offered.join(", ")
             )));
         }
         session.update_settings(|s| s.model = model.to_string());
-        self.store
+        self.store()
             .patch_session(
                 &session.id,
                 SessionPatch {
@@ -320,8 +283,8 @@ impl SessionManager {
 
     /// Switches the session's mode (persisted).
     pub async fn set_mode(&self, session: &Session, mode: &str) -> Result<(), SessionError> {
-        let Some(parsed) = modes::parse_mode(mode, self.config.yolo_allowed) else {
-            let ids: Vec<_> = modes::available_modes(self.config.yolo_allowed)
+        let Some(parsed) = modes::parse_mode(mode, self.config().yolo_allowed) else {
+            let ids: Vec<_> = modes::available_modes(self.config().yolo_allowed)
                 .iter()
                 .map(|m| m.id())
                 .collect();
@@ -331,7 +294,7 @@ impl SessionManager {
             )));
         };
         session.update_settings(|s| s.mode = parsed);
-        self.store
+        self.store()
             .patch_session(
                 &session.id,
                 SessionPatch {
@@ -358,7 +321,7 @@ impl SessionManager {
             return Ok(None);
         }
         session.update_settings(|s| s.title = Some(title.clone()));
-        self.store
+        self.store()
             .patch_session(
                 &session.id,
                 SessionPatch {

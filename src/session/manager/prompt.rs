@@ -5,10 +5,11 @@
 use std::sync::Arc;
 
 use super::{SessionError, SessionManager, TurnSeams};
-use crate::agent::{self, TurnContext, TurnOutcome};
+use crate::agent::{self, TurnContext, TurnOutcome, TurnScope};
 use crate::session::Session;
 use crate::session::turns::TurnTicket;
 use crate::sync::lock;
+use crate::tools::SessionScope;
 use crate::transcript::Message;
 
 impl SessionManager {
@@ -46,7 +47,7 @@ impl SessionManager {
             Some(prompt) => prompt,
             None => {
                 // Reads SOUL.md, memory, skills and context files: off the async threads.
-                let (home, cwd, model) = (self.config.home.clone(), settings.cwd.clone(), settings.model.clone());
+                let (home, cwd, model) = (self.config().home.clone(), settings.cwd.clone(), settings.model.clone());
                 let provider = provider_settings.id.clone();
                 let tool_names: Vec<&'static str> = tools.tools().map(|t| t.name()).collect();
                 let sections = tools.prompt_sections();
@@ -65,25 +66,28 @@ impl SessionManager {
                 session.cache_system_prompt(built)
             }
         };
-        let ctx = TurnContext {
+        let scope = SessionScope {
             session_id: session.id.clone(),
-            provider: provider.clone(),
-            model: settings.model.clone(),
-            system_prompt,
-            tools,
             workspace: session.workspace.clone(),
+            state: session.tool_state.clone(),
+            tools,
             approver: seams.approver,
             fs: seams.fs,
             terminals: seams.terminals,
-            tool_state: session.tool_state.clone(),
-            services: self.services.clone(),
-            max_iterations: self.config.max_iterations,
-            retry: self.retry,
+        };
+        let turn = TurnScope {
+            provider: provider.clone(),
+            compaction: self.compaction_settings(session, &settings.model),
+            model: settings.model,
+            system_prompt,
+            max_iterations: self.config().max_iterations,
             cancel,
             events: seams.events,
-            store: self.store.clone(),
-            compaction: self.compaction_settings(session, &settings.model),
-            fallbacks: self.fallbacks.clone(),
+        };
+        let ctx = TurnContext {
+            services: self.services.clone(),
+            session: Arc::new(scope),
+            turn,
         };
         Ok(agent::run_turn(&ctx, &mut history, user).await?)
     }
@@ -91,7 +95,7 @@ impl SessionManager {
     /// Clears a session's history (`/reset`).
     pub async fn reset(&self, session: &Session) -> Result<(), SessionError> {
         let mut history = session.history.lock().await;
-        self.store.clear_messages(&session.id).await?;
+        self.store().clear_messages(&session.id).await?;
         history.clear();
         lock(&session.auto_compaction).reset();
         Ok(())

@@ -27,16 +27,13 @@ pub struct GuardEnv {
 }
 
 impl GuardEnv {
-    /// From the process environment: `HOME`, `HERMES_HOME`, `HERMES_WRITE_SAFE_ROOT`.
-    pub fn from_process() -> GuardEnv {
+    /// From the configuration: the resolved `HERMES_HOME` and `HERMES_WRITE_SAFE_ROOT` (a
+    /// `:`-separated list, from the environment or `.env`), resolved once at start.
+    pub fn new(hermes_home: &Path, write_safe_root: Option<&str>) -> GuardEnv {
         let home = home_dir();
         let default_home = home.join(".hermes");
-        let hermes_home = std::env::var_os("HERMES_HOME")
-            .filter(|v| !v.is_empty())
-            .map(|v| expand_home(&v.to_string_lossy()))
-            .unwrap_or_else(|| default_home.clone());
-        let hermes_root = hermes_root_of(&hermes_home, &default_home);
-        let safe_roots = std::env::var("HERMES_WRITE_SAFE_ROOT")
+        let hermes_root = hermes_root_of(hermes_home, &default_home);
+        let safe_roots = write_safe_root
             .map(|v| {
                 v.split(':')
                     .filter(|p| !p.is_empty())
@@ -46,7 +43,7 @@ impl GuardEnv {
             .unwrap_or_default();
         GuardEnv {
             home,
-            hermes_home,
+            hermes_home: hermes_home.to_path_buf(),
             hermes_root,
             safe_roots,
         }

@@ -94,7 +94,7 @@ pub fn check_edit_target(env: &GuardEnv, raw: &str, resolved: &Path, cross_profi
 /// Reads a text file: first the editor's view (unsaved buffers), then the disk. `Ok(None)`
 /// means the file does not exist; a file that is not UTF-8 is an `InvalidData` error.
 pub async fn read_text(ctx: &ToolContext, path: &Path) -> io::Result<Option<String>> {
-    match ctx.fs.read_text(path).await {
+    match ctx.session.fs.read_text(path).await {
         Some(Ok(text)) => return Ok(Some(text)),
         Some(Err(e)) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Some(Err(e)) => {
@@ -154,7 +154,7 @@ pub async fn write_text(ctx: &ToolContext, path: &Path, content: String) -> io::
     if let Some(parent) = parent {
         blocking(move || std::fs::create_dir_all(&parent)).await?;
     }
-    if let Some(result) = ctx.fs.write_text(path, &content).await {
+    if let Some(result) = ctx.session.fs.write_text(path, &content).await {
         return result.map(|()| WriteRoute::Editor);
     }
     let owned = path.to_path_buf();
@@ -177,7 +177,7 @@ pub async fn request_edit_approval(
     if ctx.cancel.is_cancelled() {
         return Err(decision_error(ApprovalDecision::Cancelled).unwrap_or_default());
     }
-    if ctx.state.is_read_only() {
+    if ctx.session.state.is_read_only() {
         return Err(format!(
             "Read-only mode: file edits are disabled. {}",
             crate::safety::policy::READ_ONLY_NOTE

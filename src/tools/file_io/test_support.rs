@@ -10,9 +10,7 @@ use futures::future::BoxFuture;
 use tokio_util::sync::CancellationToken;
 
 use super::GuardEnv;
-use crate::tools::{
-    ApprovalDecision, ApprovalRequest, Approver, FileSystem, LocalFs, SessionToolState, ToolContext, Workspace,
-};
+use crate::tools::{ApprovalDecision, ApprovalRequest, Approver, FileSystem, LocalFs, SessionScope, ToolContext};
 
 /// Answers every request with `decision` and keeps the requests.
 pub struct Recorder {
@@ -84,17 +82,14 @@ pub fn test_ctx(dir: &Path, approver: Arc<dyn Approver>) -> ToolContext {
 }
 
 pub fn ctx_with_fs(dir: &Path, approver: Arc<dyn Approver>, fs: Arc<dyn FileSystem>) -> ToolContext {
-    ToolContext {
-        session_id: "session-1".to_string(),
-        call_id: "call-1".to_string(),
-        workspace: Arc::new(Workspace::new(dir.to_path_buf())),
-        cancel: CancellationToken::new(),
-        approver,
-        fs,
-        state: Arc::new(SessionToolState::default()),
-        terminals: std::sync::Arc::new(crate::tools::LocalTerminals),
-        services: Default::default(),
-    }
+    let mut session = SessionScope::local("session-1", dir.to_path_buf(), approver);
+    session.fs = fs;
+    ToolContext::new(
+        Arc::new(session),
+        Default::default(),
+        "call-1",
+        CancellationToken::new(),
+    )
 }
 
 /// Guards rooted in a fake home inside the temp dir, so tests never depend on the real HOME

@@ -19,7 +19,7 @@ async fn write(dir: &Path, approver: Arc<dyn crate::tools::Approver>, args: Valu
 
 #[test]
 fn schema_matches_hermes() {
-    let schema = WriteFileTool::default().parameters();
+    let schema = WriteFileTool::with_guard(test_guard(Path::new("/nonexistent"))).parameters();
     assert_eq!(schema["required"], json!(["path", "content"]));
     assert_eq!(schema["properties"]["path"]["type"], "string");
     assert_eq!(schema["properties"]["content"]["type"], "string");

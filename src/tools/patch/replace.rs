@@ -21,7 +21,7 @@ pub(super) async fn run(tool: &PatchTool, ctx: &ToolContext, args: &Value, raw_p
         _ => return tool_error("old_string and new_string must be strings"),
     };
     let replace_all = crate::tools::args::boolean(args, "replace_all", false);
-    let path = ctx.workspace.resolve(raw_path);
+    let path = ctx.session.workspace.resolve(raw_path);
     let shown = file_io::display_path(&path);
 
     if let Some(e) = file_io::write_denied_error(&tool.guard, &path, "Write") {

@@ -26,7 +26,7 @@ fn error_of(out: &ToolOutput) -> String {
 
 #[test]
 fn schema_matches_hermes() {
-    let schema = PatchTool::default().parameters();
+    let schema = PatchTool::with_guard(test_guard(Path::new("/nonexistent"))).parameters();
     let props = &schema["properties"];
     assert_eq!(schema["required"], json!(["mode"]));
     assert_eq!(props["mode"]["enum"], json!(["replace", "patch"]));

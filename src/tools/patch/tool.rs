@@ -44,14 +44,8 @@ pub struct PatchTool {
     failures: Mutex<HashMap<(String, PathBuf), u32>>,
 }
 
-impl Default for PatchTool {
-    fn default() -> PatchTool {
-        PatchTool::with_guard(GuardEnv::from_process())
-    }
-}
-
 impl PatchTool {
-    /// With an explicit environment for the path guards (tests, or a config-derived one).
+    /// With the environment of the path guards (`GuardEnv::new` from the configuration).
     pub fn with_guard(guard: GuardEnv) -> PatchTool {
         PatchTool {
             guard,
@@ -86,7 +80,7 @@ impl PatchTool {
             named.push(header);
         }
         for raw in &named {
-            let resolved = ctx.workspace.resolve(raw);
+            let resolved = ctx.session.workspace.resolve(raw);
             if let Err(e) = file_io::check_edit_target(&self.guard, raw, &resolved, cross_profile) {
                 return ToolOutput::error(e);
             }
@@ -97,7 +91,7 @@ impl PatchTool {
             "patch" => v4a::run::run(self, ctx, &args, patch_text).await,
             other => tool_error(format!("Unknown mode: {other}")),
         };
-        let key = |raw: &str| (ctx.session_id.clone(), ctx.workspace.resolve(raw));
+        let key = |raw: &str| (ctx.session.session_id.clone(), ctx.session.workspace.resolve(raw));
         match outcome {
             Outcome::Done(value, display) => {
                 let mut failures = lock(&self.failures);

@@ -101,7 +101,7 @@ impl Tool for ProcessTool {
 
 async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
     let action = args::string(&args, "action").unwrap_or_default();
-    let table = &ctx.state.processes;
+    let table = &ctx.session.state.processes;
     if action == "list" {
         let processes: Vec<Value> = table.list().iter().map(|p| list_entry(p)).collect();
         return ToolOutput::json(json!({ "processes": processes }));

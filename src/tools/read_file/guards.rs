@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use crate::tools::workspace::{expand_home, home_dir, normalize};
+use crate::tools::workspace::{home_dir, normalize};
 
 /// Paths whose reads hang the process (infinite output or waiting for input).
 const BLOCKED_DEVICE_PATHS: &[&str] = &[
@@ -145,11 +145,9 @@ pub(crate) fn looks_binary(sample: &[u8]) -> bool {
 }
 
 /// HERMES_HOME (profile-aware) plus the Hermes root, raw and canonical, deduplicated.
-fn hermes_dirs() -> Vec<PathBuf> {
-    let home = match std::env::var_os("HERMES_HOME") {
-        Some(v) if !v.is_empty() => expand_home(&v.to_string_lossy()),
-        _ => home_dir().join(".hermes"),
-    };
+/// `hermes_home` is the configured one (`ToolServices::hermes_home`); `~/.hermes` without it.
+fn hermes_dirs(hermes_home: Option<&Path>) -> Vec<PathBuf> {
+    let home = hermes_home.map_or_else(|| home_dir().join(".hermes"), Path::to_path_buf);
     let mut dirs = vec![home.clone()];
     // A profile lives at <root>/profiles/<name>: its root's credentials are blocked too.
     if let Some(parent) = home.parent()
@@ -171,9 +169,9 @@ fn hermes_dirs() -> Vec<PathBuf> {
 }
 
 /// Why a read of `resolved` is refused, or `None`. `shown` is the path named in the message.
-pub(crate) fn read_block_error(shown: &str, resolved: &Path) -> Option<String> {
+pub(crate) fn read_block_error(shown: &str, resolved: &Path, hermes_home: Option<&Path>) -> Option<String> {
     let real = std::fs::canonicalize(resolved).unwrap_or_else(|_| normalize(resolved));
-    DenyList::new().check(shown, &real)
+    DenyList::new(hermes_home).check(shown, &real)
 }
 
 /// The read denylist, computed once so a search can test thousands of paths cheaply.
@@ -182,8 +180,10 @@ pub(crate) struct DenyList {
 }
 
 impl DenyList {
-    pub(crate) fn new() -> DenyList {
-        DenyList { dirs: hermes_dirs() }
+    pub(crate) fn new(hermes_home: Option<&Path>) -> DenyList {
+        DenyList {
+            dirs: hermes_dirs(hermes_home),
+        }
     }
 
     /// Checks a path lexically (no I/O): callers pass a canonical or walker-produced path.

@@ -104,18 +104,19 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
         limit: coerce_int(args.get("limit"), DEFAULT_LIMIT).clamp(1, MAX_LIMIT) as usize,
         max_chars: MAX_READ_CHARS,
     };
-    let resolved = ctx.workspace.resolve(&raw);
+    let resolved = ctx.session.workspace.resolve(&raw);
 
     let (guard_raw, guard_path) = (raw.clone(), resolved.clone());
-    match tokio::task::spawn_blocking(move || refusal(&guard_raw, &guard_path)).await {
+    let hermes_home = ctx.services.hermes_home.clone();
+    match tokio::task::spawn_blocking(move || refusal(&guard_raw, &guard_path, hermes_home.as_deref())).await {
         Ok(Some(message)) => return ToolOutput::error(message),
         Ok(None) => {}
         Err(e) => return ToolOutput::error(format!("Tool execution failed: {e}")),
     }
 
     // Unsaved editor buffers win inside the workspace; the disk answers everything else.
-    let overlay = if ctx.workspace.contains(&resolved) {
-        match ctx.fs.read_text(&resolved).await {
+    let overlay = if ctx.session.workspace.contains(&resolved) {
+        match ctx.session.fs.read_text(&resolved).await {
             Some(Ok(text)) => Some(text),
             _ => None,
         }
@@ -139,7 +140,7 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
 
 /// The guards Hermes runs before touching the file, in its order: devices, binary extensions,
 /// the read denylist. Returns the error message of the first that refuses.
-fn refusal(raw: &str, resolved: &Path) -> Option<String> {
+fn refusal(raw: &str, resolved: &Path, hermes_home: Option<&Path>) -> Option<String> {
     if guards::is_blocked_device(resolved) {
         return Some(format!(
             "Cannot read '{raw}': this is a device file that would block or produce infinite output."
@@ -151,7 +152,7 @@ fn refusal(raw: &str, resolved: &Path) -> Option<String> {
              to inspect binary files."
         ));
     }
-    guards::read_block_error(&resolved.to_string_lossy(), resolved)
+    guards::read_block_error(&resolved.to_string_lossy(), resolved, hermes_home)
 }
 
 /// Reads from the disk without loading more than the page: stat first (so FIFOs, sockets and

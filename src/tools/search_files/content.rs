@@ -89,7 +89,7 @@ pub(crate) fn search(params: &SearchParams, cancel: &CancellationToken) -> Searc
         return SearchOutcome::default();
     }
 
-    let deny = DenyList::new();
+    let deny = DenyList::new(params.hermes_home.as_deref());
     let mut outcome = SearchOutcome::default();
     let mut files: Vec<(String, Hit)> = Vec::new();
     for hit in hits.into_inner().unwrap_or_else(|p| p.into_inner()) {

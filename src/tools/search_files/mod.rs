@@ -116,6 +116,8 @@ pub(crate) struct SearchParams {
     pub mode: OutputMode,
     pub context: usize,
     pub deadline: Instant,
+    /// The configured `HERMES_HOME`, whose credentials the read denylist hides.
+    pub hermes_home: Option<PathBuf>,
 }
 
 /// One line of content output.
@@ -225,8 +227,8 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
         Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
         _ => ".".to_string(),
     };
-    let root = ctx.workspace.resolve(&raw_path);
-    let cwd = ctx.workspace.root();
+    let root = ctx.session.workspace.resolve(&raw_path);
+    let cwd = ctx.session.workspace.root();
     let typed_absolute = raw_path.trim().starts_with('/') || raw_path.trim().starts_with('~');
     let display_base = (!typed_absolute && root.starts_with(&cwd)).then(|| cwd.clone());
     let params = SearchParams {
@@ -250,6 +252,7 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
         },
         context: coerce_int(args.get("context"), 0).clamp(0, MAX_CONTEXT as i64) as usize,
         deadline: Instant::now() + SEARCH_TIMEOUT,
+        hermes_home: ctx.services.hermes_home.clone(),
     };
     let (offset, limit) = (params.offset, params.limit);
 
@@ -285,7 +288,11 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
 /// Runs one search on the blocking pool. `None` when cancelled; `Some(Err(message))` when the
 /// search root itself is refused (Hermes answers that with a bare `{"error": …}`).
 pub(crate) fn execute(params: &SearchParams, cancel: &CancellationToken) -> Option<Result<SearchOutcome, String>> {
-    if let Some(message) = guards::read_block_error(&params.root.to_string_lossy(), &params.root) {
+    if let Some(message) = guards::read_block_error(
+        &params.root.to_string_lossy(),
+        &params.root,
+        params.hermes_home.as_deref(),
+    ) {
         return Some(Err(message));
     }
     if !params.root.exists() {

@@ -53,7 +53,7 @@ pub(crate) fn search(params: &SearchParams, cancel: &CancellationToken) -> Searc
     });
     let warning = stopper.warning();
 
-    let deny = DenyList::new();
+    let deny = DenyList::new(params.hermes_home.as_deref());
     let mut outcome = SearchOutcome {
         warning,
         ..SearchOutcome::default()

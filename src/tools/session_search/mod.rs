@@ -76,7 +76,7 @@ async fn run(ctx: &ToolContext, args: &Value) -> Value {
     let Some(store) = ctx.services.store.as_ref() else {
         return modes::failure("Session search is not available: the session database is not configured.");
     };
-    let current = ctx.session_id.as_str();
+    let current = ctx.session.session_id.as_str();
     let (link_profile, session_id) = match str_arg(args, "session_id") {
         Some(raw) => {
             let (profile, id) = split_link(raw);

@@ -10,25 +10,21 @@ use tokio_util::sync::CancellationToken;
 use super::*;
 use crate::store::{SessionRecord, Store, now_ms};
 use crate::tools::approver::AllowAll;
-use crate::tools::{LocalFs, SessionToolState, ToolServices, Workspace};
+use crate::tools::{SessionScope, ToolServices};
 use crate::transcript::{Message, ToolCall};
 
 fn ctx(store: Option<Store>, session: &str) -> ToolContext {
-    ToolContext {
-        session_id: session.into(),
-        call_id: "call-1".into(),
-        workspace: Arc::new(Workspace::new(std::env::temp_dir())),
-        cancel: CancellationToken::new(),
-        approver: Arc::new(AllowAll),
-        fs: Arc::new(LocalFs),
-        terminals: std::sync::Arc::new(crate::tools::LocalTerminals),
-        state: Arc::new(SessionToolState::default()),
-        services: Arc::new(ToolServices {
+    let session = SessionScope::local(session, std::env::temp_dir(), Arc::new(AllowAll));
+    ToolContext::new(
+        Arc::new(session),
+        Arc::new(ToolServices {
             hermes_home: None,
             store,
             ..Default::default()
         }),
-    }
+        "call-1",
+        CancellationToken::new(),
+    )
 }
 
 async fn session(store: &Store, id: &str, title: Option<&str>, parent: Option<&str>, messages: Vec<Message>) {

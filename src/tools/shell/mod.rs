@@ -298,21 +298,17 @@ pub(crate) mod testing {
 
     use tokio_util::sync::CancellationToken;
 
-    use crate::tools::{Approver, LocalFs, SessionToolState, ToolContext, Workspace};
+    use crate::tools::{Approver, SessionScope, ToolContext};
 
     /// A context rooted at `dir` with the given approver and fresh session state.
     pub(crate) fn test_ctx(dir: &Path, approver: Arc<dyn Approver>) -> ToolContext {
-        ToolContext {
-            session_id: "session-1".into(),
-            call_id: "call-1".into(),
-            workspace: Arc::new(Workspace::new(dir.to_path_buf())),
-            cancel: CancellationToken::new(),
-            approver,
-            fs: Arc::new(LocalFs),
-            state: Arc::new(SessionToolState::default()),
-            terminals: std::sync::Arc::new(crate::tools::LocalTerminals),
-            services: Default::default(),
-        }
+        let session = SessionScope::local("session-1", dir.to_path_buf(), approver);
+        ToolContext::new(
+            Arc::new(session),
+            Default::default(),
+            "call-1",
+            CancellationToken::new(),
+        )
     }
 
     /// True once `pid` no longer runs (absent, or a zombie nobody reaped yet), polling for up

@@ -9,24 +9,20 @@ use tokio_util::sync::CancellationToken;
 
 use super::*;
 use crate::tools::approver::AllowAll;
-use crate::tools::{LocalFs, SessionToolState, ToolServices, Workspace};
+use crate::tools::{SessionScope, ToolServices};
 
 fn ctx(home: Option<&Path>) -> ToolContext {
-    ToolContext {
-        session_id: "s1".into(),
-        call_id: "call-1".into(),
-        workspace: Arc::new(Workspace::new(std::env::temp_dir())),
-        cancel: CancellationToken::new(),
-        approver: Arc::new(AllowAll),
-        fs: Arc::new(LocalFs),
-        terminals: std::sync::Arc::new(crate::tools::LocalTerminals),
-        state: Arc::new(SessionToolState::default()),
-        services: Arc::new(ToolServices {
+    let session = SessionScope::local("s1", std::env::temp_dir(), Arc::new(AllowAll));
+    ToolContext::new(
+        Arc::new(session),
+        Arc::new(ToolServices {
             hermes_home: home.map(Path::to_path_buf),
             store: None,
             ..Default::default()
         }),
-    }
+        "call-1",
+        CancellationToken::new(),
+    )
 }
 
 fn write(path: &Path, text: &str) {

@@ -54,7 +54,7 @@ enum Outcome {
 
 impl Foreground<'_> {
     pub(super) async fn run(mut self, ctx: &ToolContext) -> ToolOutput {
-        let shell_state = ctx.state.processes.shell_state();
+        let shell_state = ctx.session.state.processes.shell_state();
         let marker = shell_state.scratch_file("cwd");
         let env_snapshot = shell_state.path();
         let args = [
@@ -66,7 +66,7 @@ impl Foreground<'_> {
         // The editor's terminal, when it offers one, runs the same steps so `cd`/`export`
         // carry over identically; the user watches it live in the card, labelled with the
         // command they recognise (see `hosted`).
-        if ctx.terminals.runs_in_editor() {
+        if ctx.session.terminals.runs_in_editor() {
             let call = hosted::invocation(
                 shell::shell_program(),
                 shell_state.scratch_file("prologue"),
@@ -84,7 +84,7 @@ impl Foreground<'_> {
                 // The editor's terminal inherits the editor's environment: blank the credentials.
                 env,
             };
-            let result = ctx.terminals.run(host, &ctx.cancel).await;
+            let result = ctx.session.terminals.run(host, &ctx.cancel).await;
             if let Some(prologue) = call.prologue {
                 let _ = tokio::fs::remove_file(prologue).await;
             }
@@ -222,7 +222,7 @@ impl Foreground<'_> {
     /// per-command), so only a directory different from where the command started is kept.
     async fn record_cwd(&self, ctx: &ToolContext, dir: PathBuf) {
         if dir != self.cwd && tokio::fs::metadata(&dir).await.is_ok_and(|m| m.is_dir()) {
-            ctx.workspace.set_shell_cwd(dir);
+            ctx.session.workspace.set_shell_cwd(dir);
         }
     }
 }

@@ -183,6 +183,7 @@ fn start_background(
         Err(error) => return error_result(command, error, "error"),
     };
     let process = match ctx
+        .session
         .state
         .processes
         .spawn(command, &cwd, &ctx.services.child_env, sandbox.as_ref())
@@ -233,20 +234,20 @@ fn start_background(
 async fn working_dir(ctx: &ToolContext, workdir: Option<&str>) -> Result<PathBuf, String> {
     let is_dir = |path: PathBuf| async move { tokio::fs::metadata(&path).await.is_ok_and(|m| m.is_dir()) };
     if let Some(workdir) = workdir {
-        let dir = ctx.workspace.resolve(workdir);
+        let dir = ctx.session.workspace.resolve(workdir);
         return match is_dir(dir.clone()).await {
             true => Ok(dir),
             false => Err(format!("Working directory does not exist: {}", dir.display())),
         };
     }
-    let shell_cwd = ctx.workspace.shell_cwd();
+    let shell_cwd = ctx.session.workspace.shell_cwd();
     if is_dir(shell_cwd.clone()).await {
         return Ok(shell_cwd);
     }
-    let root = ctx.workspace.root();
+    let root = ctx.session.workspace.root();
     if is_dir(root.clone()).await {
         tracing::debug!(gone = %shell_cwd.display(), "shell directory vanished; back to the session root");
-        ctx.workspace.set_shell_cwd(root.clone());
+        ctx.session.workspace.set_shell_cwd(root.clone());
         return Ok(root);
     }
     Err(format!("Working directory does not exist: {}", root.display()))
@@ -266,7 +267,7 @@ async fn approve(
     let (project, temp) = permission::project_roots(ctx);
     // The editor's terminal runs foreground commands outside anything we could confine; there,
     // and where Landlock is missing or turned off, the analysis alone decides.
-    let in_editor = ctx.terminals.runs_in_editor() && !background;
+    let in_editor = ctx.session.terminals.runs_in_editor() && !background;
     let sandboxed = !in_editor && super::shell::sandbox::sandbox_active(&ctx.services);
     let effect = CommandEffect {
         command: command.to_string(),

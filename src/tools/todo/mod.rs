@@ -224,7 +224,7 @@ fn run(ctx: &ToolContext, args: &Value) -> ToolOutput {
             return ToolOutput::error(format!("todos must be a list, got {}", python_type_name(Some(other))));
         }
     };
-    let mut list = lock(&ctx.state.todos);
+    let mut list = lock(&ctx.session.state.todos);
     match todos {
         Some(todos) if merge => list.merge(&todos),
         Some(todos) => list.replace(&todos),

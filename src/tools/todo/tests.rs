@@ -7,21 +7,17 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::*;
+use crate::tools::SessionScope;
 use crate::tools::approver::AllowAll;
-use crate::tools::{LocalFs, SessionToolState, Workspace};
 
 fn test_ctx(dir: &Path) -> ToolContext {
-    ToolContext {
-        session_id: "s1".into(),
-        call_id: "call-1".into(),
-        workspace: Arc::new(Workspace::new(dir.to_path_buf())),
-        cancel: CancellationToken::new(),
-        approver: Arc::new(AllowAll),
-        fs: Arc::new(LocalFs),
-        state: Arc::new(SessionToolState::default()),
-        terminals: std::sync::Arc::new(crate::tools::LocalTerminals),
-        services: Default::default(),
-    }
+    let session = SessionScope::local("s1", dir.to_path_buf(), Arc::new(AllowAll));
+    ToolContext::new(
+        Arc::new(session),
+        Default::default(),
+        "call-1",
+        CancellationToken::new(),
+    )
 }
 
 async fn call(ctx: &ToolContext, args: Value) -> (Value, bool) {
@@ -62,7 +58,7 @@ async fn replace_writes_the_whole_list_with_summary_counts() {
         result["summary"],
         json!({"total": 4, "pending": 1, "in_progress": 1, "completed": 1, "cancelled": 1})
     );
-    let list = ctx.state.todos.lock().unwrap();
+    let list = ctx.session.state.todos.lock().unwrap();
     assert_eq!(list.items().len(), 4);
     assert_eq!(list.items()[1].status, TodoStatus::InProgress);
 }
@@ -150,7 +146,7 @@ async fn todos_sent_as_a_json_string_are_accepted_and_bad_types_are_errors() {
     assert!(is_error);
     assert_eq!(result["error"], "todos must be a list, got dict");
     // A failed call leaves the list alone.
-    assert_eq!(ctx.state.todos.lock().unwrap().items().len(), 1);
+    assert_eq!(ctx.session.state.todos.lock().unwrap().items().len(), 1);
 }
 
 #[tokio::test]

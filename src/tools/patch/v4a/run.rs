@@ -34,13 +34,13 @@ pub(in crate::tools::patch) async fn run(
     let mut snapshot: Snapshot = HashMap::new();
     for op in &ops {
         for raw in std::iter::once(&op.path).chain(op.new_path.as_ref()) {
-            let path = ctx.workspace.resolve(raw);
+            let path = ctx.session.workspace.resolve(raw);
             if let Entry::Vacant(slot) = snapshot.entry(path.clone()) {
                 slot.insert(file_io::read_text(ctx, &path).await.map_err(|e| e.to_string()));
             }
         }
     }
-    let workspace = Arc::clone(&ctx.workspace);
+    let workspace = Arc::clone(&ctx.session.workspace);
     let planned = tokio::task::spawn_blocking(move || plan(&ops, &snapshot, &|raw| workspace.resolve(raw))).await;
     let plan = match planned {
         Ok(Ok(plan)) => Some(plan),
@@ -131,7 +131,7 @@ fn denied_targets(guard: &GuardEnv, ops: &[Operation], ctx: &ToolContext) -> Vec
             OpKind::Move => "Move",
         };
         for raw in std::iter::once(&op.path).chain(op.new_path.as_ref()) {
-            if let Some(e) = file_io::write_denied_error(guard, &ctx.workspace.resolve(raw), verb) {
+            if let Some(e) = file_io::write_denied_error(guard, &ctx.session.workspace.resolve(raw), verb) {
                 errors.push(e);
             }
         }

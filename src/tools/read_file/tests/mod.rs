@@ -11,20 +11,12 @@ use tokio_util::sync::CancellationToken;
 
 use super::ReadFileTool;
 use crate::tools::approver::AllowAll;
-use crate::tools::{FileSystem, LocalFs, SessionToolState, Tool, ToolContext, ToolDisplay, Workspace};
+use crate::tools::{FileSystem, LocalFs, SessionScope, Tool, ToolContext, ToolDisplay};
 
 fn ctx_with_fs(dir: &Path, fs: Arc<dyn FileSystem>) -> ToolContext {
-    ToolContext {
-        session_id: "s".into(),
-        call_id: "c".into(),
-        workspace: Arc::new(Workspace::new(dir.to_path_buf())),
-        cancel: CancellationToken::new(),
-        approver: Arc::new(AllowAll),
-        fs,
-        state: Arc::new(SessionToolState::default()),
-        terminals: std::sync::Arc::new(crate::tools::LocalTerminals),
-        services: Default::default(),
-    }
+    let mut session = SessionScope::local("s", dir.to_path_buf(), Arc::new(AllowAll));
+    session.fs = fs;
+    ToolContext::new(Arc::new(session), Default::default(), "c", CancellationToken::new())
 }
 
 fn test_ctx(dir: &Path) -> ToolContext {

@@ -181,6 +181,24 @@ async fn env_files_are_refused() {
 }
 
 #[tokio::test]
+async fn the_configured_hermes_home_is_the_one_protected() {
+    // HERMES_HOME comes from the configuration (`ToolServices`), never the process environment.
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("custom-home");
+    write(&home, "auth.json", b"{}\n");
+    let mut ctx = test_ctx(dir.path());
+    let (_, is_error) = read(&ctx, json!({"path": "custom-home/auth.json"})).await;
+    assert!(!is_error, "not a Hermes home unless configured");
+    ctx.services = Arc::new(crate::tools::ToolServices {
+        hermes_home: Some(home),
+        ..Default::default()
+    });
+    let (value, is_error) = read(&ctx, json!({"path": "custom-home/auth.json"})).await;
+    assert!(is_error);
+    assert!(value["error"].as_str().unwrap().contains("credential store"), "{value}");
+}
+
+#[tokio::test]
 async fn missing_path_argument_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let (value, is_error) = read(&test_ctx(dir.path()), json!({"offset": 2})).await;

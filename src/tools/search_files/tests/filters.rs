@@ -115,7 +115,7 @@ async fn secret_roots_are_refused_and_secret_paths_filtered() {
             .unwrap()
             .contains("secret-bearing environment file")
     );
-    let deny = DenyList::new();
+    let deny = DenyList::new(None);
     assert!(crate::tools::search_files::walk::is_denied(
         &deny,
         Path::new("/p/.env.local")

@@ -10,20 +10,11 @@ use tokio_util::sync::CancellationToken;
 use super::SearchFilesTool;
 use crate::tools::approver::AllowAll;
 use crate::tools::read_file::guards::DenyList;
-use crate::tools::{LocalFs, SessionToolState, Tool, ToolContext, ToolDisplay, Workspace};
+use crate::tools::{SessionScope, Tool, ToolContext, ToolDisplay};
 
 fn test_ctx(dir: &Path) -> ToolContext {
-    ToolContext {
-        session_id: "s".into(),
-        call_id: "c".into(),
-        workspace: Arc::new(Workspace::new(dir.to_path_buf())),
-        cancel: CancellationToken::new(),
-        approver: Arc::new(AllowAll),
-        fs: Arc::new(LocalFs),
-        state: Arc::new(SessionToolState::default()),
-        terminals: std::sync::Arc::new(crate::tools::LocalTerminals),
-        services: Default::default(),
-    }
+    let session = SessionScope::local("s", dir.to_path_buf(), Arc::new(AllowAll));
+    ToolContext::new(Arc::new(session), Default::default(), "c", CancellationToken::new())
 }
 
 /// Runs a search; returns the JSON part, the trailing hint (if any) and is_error.

@@ -28,9 +28,13 @@ pub fn for_command(ctx: &ToolContext, unsandboxed: bool) -> Result<Option<Prepar
     if unsandboxed {
         return Ok(None);
     }
-    let private = ctx.state.processes.shell_state().dir();
-    let root = ctx.workspace.root();
-    let Some(policy) = ctx.services.sandbox.policy(&root, ctx.state.is_read_only(), private) else {
+    let private = ctx.session.state.processes.shell_state().dir();
+    let root = ctx.session.workspace.root();
+    let Some(policy) = ctx
+        .services
+        .sandbox
+        .policy(&root, ctx.session.state.is_read_only(), private)
+    else {
         return Ok(None);
     };
     match policy.prepare() {

@@ -87,7 +87,7 @@ async fn everyday_work_inside_the_project_and_temp_dirs_runs() {
     assert!(result.get("sandbox").is_none());
     assert!(project.path().join("x").exists() && project.path().join("build/ls.txt").exists());
     // The `cd` was recorded: the wrapper could write its marker.
-    assert_eq!(ctx.workspace.shell_cwd(), project.path().join("repo"));
+    assert_eq!(ctx.session.workspace.shell_cwd(), project.path().join("repo"));
 }
 
 #[tokio::test]
@@ -105,7 +105,7 @@ async fn read_only_blocks_writes_in_the_project_but_keeps_shell_state() {
     assert!(!project.path().join("x").exists());
     let result = terminal(&ctx, json!({"command": "cd sub && export KEPT=yes"})).await;
     assert_eq!(result["exit_code"], 0, "{result}");
-    assert_eq!(ctx.workspace.shell_cwd(), project.path().join("sub"));
+    assert_eq!(ctx.session.workspace.shell_cwd(), project.path().join("sub"));
     let result = terminal(&ctx, json!({"command": "echo $KEPT"})).await;
     assert_eq!(result["output"], "yes");
 }
@@ -115,9 +115,9 @@ fn the_read_only_session_mode_leaves_only_the_private_dir_writable() {
     require_landlock();
     let project = tempfile::tempdir().unwrap();
     let ctx = ctx_with(project.path(), SandboxMode::WorkspaceWrite);
-    ctx.state.set_mode(crate::safety::policy::Mode::ReadOnly);
+    ctx.session.state.set_mode(crate::safety::policy::Mode::ReadOnly);
     let prepared = for_command(&ctx, false).unwrap().unwrap();
-    let private = ctx.state.processes.shell_state().dir().canonicalize().unwrap();
+    let private = ctx.session.state.processes.shell_state().dir().canonicalize().unwrap();
     assert_eq!(prepared.writable(), [private]);
     // `unsandboxed` (approved upstream) means no sandbox at all.
     assert!(for_command(&ctx, true).unwrap().is_none());

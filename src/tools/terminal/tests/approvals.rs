@@ -90,7 +90,7 @@ async fn approved_dangerous_commands_run_with_the_approval_note() {
         format!("Command required approval ({reason}) and was approved by the user.")
     );
     // "Allow once" is not remembered.
-    assert!(!ctx.state.command_allowed(command));
+    assert!(!ctx.session.state.command_allowed(command));
     call(&ctx, json!({"command": "rm -rf scratch"})).await;
     assert_eq!(approver.asked().len(), 2);
 }
@@ -105,7 +105,7 @@ async fn allow_for_session_is_remembered_in_the_session_state() {
     let ApprovalRequest::Command { command, .. } = &approver.asked()[0] else {
         panic!("command request")
     };
-    assert!(ctx.state.command_allowed(command));
+    assert!(ctx.session.state.command_allowed(command));
     let (second, out) = call(&ctx, json!({"command": "mkdir -p scratch && rm -rf scratch"})).await;
     assert!(!out.is_error);
     assert_eq!(approver.asked().len(), 1, "an allowed command is not asked again");

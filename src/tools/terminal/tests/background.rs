@@ -26,7 +26,7 @@ async fn background_starts_a_tracked_process_in_the_saved_environment() {
     assert!(result["hint"].as_str().unwrap().contains("SILENTLY"));
     let id = result["session_id"].as_str().unwrap();
     assert!(id.starts_with("proc_") && id.len() == 17, "{id}");
-    let process = ctx.state.processes.get(id).unwrap();
+    let process = ctx.session.state.processes.get(id).unwrap();
     assert_eq!(result["pid"], process.pid);
     assert_eq!(process.wait_exit().await, 0);
     assert_eq!(
@@ -84,5 +84,5 @@ async fn background_commands_go_through_approval_too() {
     .await;
     assert!(out.is_error);
     assert_eq!(result["status"], "blocked");
-    assert!(ctx.state.processes.list().is_empty());
+    assert!(ctx.session.state.processes.list().is_empty());
 }

@@ -101,8 +101,8 @@ async fn cd_and_exported_variables_carry_over_to_the_next_call() {
         json!({"command": "mkdir -p sub/deeper && cd sub && export HERMES_TEST_VAR=kept"}),
     )
     .await;
-    assert_eq!(ctx.workspace.shell_cwd(), dir.path().join("sub"));
-    let snapshot = std::fs::metadata(ctx.state.processes.env_snapshot()).unwrap();
+    assert_eq!(ctx.session.workspace.shell_cwd(), dir.path().join("sub"));
+    let snapshot = std::fs::metadata(ctx.session.state.processes.env_snapshot()).unwrap();
     assert_eq!(
         std::os::unix::fs::PermissionsExt::mode(&snapshot.permissions()) & 0o777,
         0o600,
@@ -124,7 +124,7 @@ async fn workdir_is_per_command_and_resolved_against_the_session_root() {
     let (result, _) = call(&ctx, json!({"command": "pwd", "workdir": "a"})).await;
     assert_eq!(result["output"], dir.path().join("a").display().to_string());
     assert_eq!(
-        ctx.workspace.shell_cwd(),
+        ctx.session.workspace.shell_cwd(),
         dir.path(),
         "workdir alone does not move the shell"
     );
@@ -135,7 +135,7 @@ async fn workdir_is_per_command_and_resolved_against_the_session_root() {
 
     // A cd inside a workdir command does move the shell.
     call(&ctx, json!({"command": "cd b", "workdir": "a"})).await;
-    assert_eq!(ctx.workspace.shell_cwd(), dir.path().join("a/b"));
+    assert_eq!(ctx.session.workspace.shell_cwd(), dir.path().join("a/b"));
 
     let (result, out) = call(&ctx, json!({"command": "pwd", "workdir": "missing"})).await;
     assert!(out.is_error);

@@ -1,0 +1,39 @@
+//! The session scope of a turn: what every tool call of one turn shares — the session's id,
+//! workspace, per-session tool state and tools, and the editor seams (approvals, files,
+//! terminals) of the prompt being run. Built once per turn by the session manager.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::{Approver, FileSystem, LocalFs, LocalTerminals, SessionToolState, TerminalHost, ToolRegistry, Workspace};
+
+/// The session as one turn (and each of its tool calls) sees it.
+pub struct SessionScope {
+    pub session_id: String,
+    /// The session's cwd; every path a tool touches resolves against it.
+    pub workspace: Arc<Workspace>,
+    /// Per-session tool state (mode, processes, todo, read dedup…), kept across turns.
+    pub state: Arc<SessionToolState>,
+    /// The session's tools for this turn: the built-in set plus connected MCP servers.
+    pub tools: ToolRegistry,
+    pub approver: Arc<dyn Approver>,
+    pub fs: Arc<dyn FileSystem>,
+    /// Runs foreground commands in the editor's terminal when it offers one.
+    pub terminals: Arc<dyn TerminalHost>,
+}
+
+impl SessionScope {
+    /// A session rooted at `cwd` on the local disk with no editor and no tools registered:
+    /// what tests and benches run tools against.
+    pub fn local(session_id: &str, cwd: PathBuf, approver: Arc<dyn Approver>) -> SessionScope {
+        SessionScope {
+            session_id: session_id.to_string(),
+            workspace: Arc::new(Workspace::new(cwd)),
+            state: Arc::new(SessionToolState::default()),
+            tools: ToolRegistry::default(),
+            approver,
+            fs: Arc::new(LocalFs),
+            terminals: Arc::new(LocalTerminals),
+        }
+    }
+}
