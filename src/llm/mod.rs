@@ -6,6 +6,7 @@ pub mod anthropic;
 pub mod assemble;
 pub mod error;
 pub mod http;
+pub mod vision;
 pub mod models;
 pub mod openai;
 pub mod retry;
