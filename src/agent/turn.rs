@@ -162,7 +162,8 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
             .map(|(call, output)| {
                 let mut msg = Message::tool_result(call, output.content.clone(), output.is_error);
                 msg.meta.display = output.display;
-                msg.parts.extend(output.images.into_iter().map(|url| Part::Image { url }));
+                msg.parts
+                    .extend(output.images.into_iter().map(|url| Part::Image { url }));
                 msg
             })
             .collect();

@@ -6,10 +6,10 @@ pub mod anthropic;
 pub mod assemble;
 pub mod error;
 pub mod http;
-pub mod vision;
 pub mod models;
 pub mod openai;
 pub mod retry;
+pub mod vision;
 
 use futures::future::BoxFuture;
 use futures::stream::BoxStream;

@@ -56,9 +56,9 @@ pub fn accepts_images(model: &str) -> bool {
     if VISION_MARKERS.iter().any(|marker| name.contains(marker)) {
         return true;
     }
-    VISION_REASONING
-        .iter()
-        .any(|family| name == *family || name.starts_with(&format!("{family}-20")) || name.starts_with(&format!("{family}-pro")))
+    VISION_REASONING.iter().any(|family| {
+        name == *family || name.starts_with(&format!("{family}-20")) || name.starts_with(&format!("{family}-pro"))
+    })
 }
 
 #[cfg(test)]

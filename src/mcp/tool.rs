@@ -255,7 +255,9 @@ fn content_images(content: Option<&Value>) -> Vec<String> {
                 && !mime.contains([';', ','])
                 && !data.is_empty()
                 && data.len() <= MAX_IMAGE_BYTES * 4 / 3
-                && data.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='));
+                && data
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='));
             well_formed.then(|| format!("data:{mime};base64,{data}"))
         })
         .collect()
@@ -324,8 +326,16 @@ mod tests {
         ]});
         let output = format_result(&result);
         assert_eq!(output.images, vec!["data:image/png;base64,iVBORw0KGgo=".to_string()]);
-        assert!(output.content.contains("[image: image/png, 9 bytes]"), "{}", output.content);
-        assert!(format_result(&json!({"content": [], "isError": true})).images.is_empty());
+        assert!(
+            output.content.contains("[image: image/png, 9 bytes]"),
+            "{}",
+            output.content
+        );
+        assert!(
+            format_result(&json!({"content": [], "isError": true}))
+                .images
+                .is_empty()
+        );
     }
 
     #[test]

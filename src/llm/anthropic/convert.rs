@@ -142,7 +142,11 @@ fn assistant_blocks(message: &Message) -> Vec<Value> {
 /// A tool result; images the tool returned go inside it (every Claude since 3 reads images).
 fn tool_result_block(message: &Message) -> Value {
     let text = message.text_content();
-    let text = if text.trim().is_empty() { "(no output)".to_string() } else { text };
+    let text = if text.trim().is_empty() {
+        "(no output)".to_string()
+    } else {
+        text
+    };
     let images: Vec<Value> = message
         .parts
         .iter()

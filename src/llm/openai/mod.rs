@@ -253,7 +253,7 @@ fn truncate(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    
+
     #[test]
     fn chunks_become_events() {
         let events = parse_chunk(

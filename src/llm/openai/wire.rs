@@ -152,7 +152,10 @@ mod tests {
     fn tool_images_follow_the_tool_results_for_models_that_see_images() {
         let messages = history_with_a_tool_image("openai/gpt-4o");
         assert_eq!(messages.as_array().unwrap().len(), 6);
-        assert_eq!(messages[2]["content"], "[image: image/png, 3 bytes]", "tool messages stay text");
+        assert_eq!(
+            messages[2]["content"], "[image: image/png, 3 bytes]",
+            "tool messages stay text"
+        );
         assert_eq!(messages[3]["role"], "tool");
         assert_eq!(
             messages[4],
