@@ -90,6 +90,7 @@ pub fn updates(history: &[Message], cwd: &Path, compaction: bool, tools: &ToolRe
                     content: message.text_content(),
                     is_error: message.is_error,
                     display: message.meta.display.clone(),
+                    images: Vec::new(),
                 };
                 let tool = tools.describer(&name);
                 out.extend(cards::finish(id, tool.as_deref(), &name, &args, &output));

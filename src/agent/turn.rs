@@ -13,7 +13,7 @@ use crate::llm::retry::{CallOutcome, call_with_retry};
 use crate::llm::{ChatRequest, Provider, StreamEvent};
 use crate::services::Services;
 use crate::tools::SessionScope;
-use crate::transcript::{Interruption, Message, MessageMeta, Usage};
+use crate::transcript::{Interruption, Message, MessageMeta, Part, Usage};
 
 /// The note sent when the iteration budget is spent (Hermes sends a similar one).
 const BUDGET_NOTE: &str = "You have reached the maximum number of tool-calling steps for this turn. \
@@ -162,6 +162,8 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
             .map(|(call, output)| {
                 let mut msg = Message::tool_result(call, output.content.clone(), output.is_error);
                 msg.meta.display = output.display;
+                msg.parts
+                    .extend(output.images.into_iter().map(|url| Part::Image { url }));
                 msg
             })
             .collect();

@@ -9,6 +9,7 @@ pub mod http;
 pub mod models;
 pub mod openai;
 pub mod retry;
+pub mod vision;
 
 use futures::future::BoxFuture;
 use futures::stream::BoxStream;

@@ -231,7 +231,36 @@ pub fn format_result(result: &Value) -> ToolOutput {
         Some(structured) => json!({ "result": text, "structuredContent": structured }),
         None => json!({ "result": text }),
     };
-    ToolOutput::json(value)
+    let mut output = ToolOutput::json(value);
+    output.images = content_images(result.get("content"));
+    output
+}
+
+/// The largest image passed on to the model (Anthropic's limit per image; the placeholder text
+/// still names a larger one).
+const MAX_IMAGE_BYTES: usize = 5 * 1024 * 1024;
+
+/// Image blocks as `data:` URLs, for models that accept images (the provider decides).
+fn content_images(content: Option<&Value>) -> Vec<String> {
+    let Some(Value::Array(blocks)) = content else {
+        return Vec::new();
+    };
+    blocks
+        .iter()
+        .filter(|block| block.get("type").and_then(Value::as_str) == Some("image"))
+        .filter_map(|block| {
+            let mime = block.get("mimeType").and_then(Value::as_str)?;
+            let data = block.get("data").and_then(Value::as_str)?;
+            let well_formed = mime.starts_with("image/")
+                && !mime.contains([';', ','])
+                && !data.is_empty()
+                && data.len() <= MAX_IMAGE_BYTES * 4 / 3
+                && data
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='));
+            well_formed.then(|| format!("data:{mime};base64,{data}"))
+        })
+        .collect()
 }
 
 /// Text blocks joined by newlines; other blocks as one-line summaries.
@@ -284,6 +313,29 @@ mod tests {
         assert_eq!(normalize_schema(json!({})), json!({"type": "object", "properties": {}}));
         let full = json!({"type": "object", "properties": {"a": {"type": "number"}}, "required": ["a"]});
         assert_eq!(normalize_schema(full.clone()), full);
+    }
+
+    #[test]
+    fn images_are_kept_for_the_model_beside_their_placeholder() {
+        let result = json!({"content": [
+            {"type": "text", "text": "shot"},
+            {"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo="},
+            {"type": "image", "mimeType": "text/html", "data": "AAAA"},
+            {"type": "image", "mimeType": "image/png", "data": "not base64!"},
+            {"type": "audio", "mimeType": "audio/wav", "data": "AAAA"}
+        ]});
+        let output = format_result(&result);
+        assert_eq!(output.images, vec!["data:image/png;base64,iVBORw0KGgo=".to_string()]);
+        assert!(
+            output.content.contains("[image: image/png, 9 bytes]"),
+            "{}",
+            output.content
+        );
+        assert!(
+            format_result(&json!({"content": [], "isError": true}))
+                .images
+                .is_empty()
+        );
     }
 
     #[test]

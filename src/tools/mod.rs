@@ -136,6 +136,9 @@ pub struct ToolOutput {
     pub content: String,
     pub is_error: bool,
     pub display: ToolDisplay,
+    /// Images the tool returned (MCP screenshots, charts) as `data:` URLs. The text in `content`
+    /// still describes them, so a model that cannot see images loses nothing it could read.
+    pub images: Vec<String>,
 }
 
 impl ToolOutput {
@@ -145,6 +148,7 @@ impl ToolOutput {
             content: value.to_string(),
             is_error: false,
             display: ToolDisplay::None,
+            images: Vec::new(),
         }
     }
 
@@ -155,6 +159,7 @@ impl ToolOutput {
             content: value.to_string(),
             is_error: true,
             display: ToolDisplay::None,
+            images: Vec::new(),
         }
     }
 
@@ -164,6 +169,7 @@ impl ToolOutput {
             content: value.to_string(),
             is_error: true,
             display: ToolDisplay::None,
+            images: Vec::new(),
         }
     }
 

@@ -70,3 +70,42 @@ async fn an_editor_mcp_server_becomes_tools_the_model_can_call() {
     assert!(text.contains("broken"), "the failure is reported");
     assert_eq!(agent.shutdown().await, Some(0));
 }
+
+#[tokio::test]
+async fn an_image_from_an_mcp_tool_reaches_a_model_that_sees_images() {
+    let mock = MockLlm::start().await;
+    let home = TestHome::new(&mock.url());
+    std::fs::write(
+        home.path().join("config.yaml"),
+        format!(
+            "model:\n  provider: custom\n  base_url: {}\n  default: openai/gpt-4o\n",
+            mock.url()
+        ),
+    )
+    .unwrap();
+    let mut agent = AgentProcess::spawn(home.path(), &[]).await;
+    agent.initialize().await;
+    let servers = json!([{"name": "tester", "command": server_binary(), "args": [], "env": []}]);
+    let response = agent
+        .request("session/new", json!({"cwd": home.cwd(), "mcpServers": servers}))
+        .await;
+    let session = response["result"]["sessionId"].as_str().unwrap().to_string();
+    mock.push(mock_llm::tool_calls(&[("m1", "mcp_tester_mixed", json!({}))]));
+    mock.push(mock_llm::text(&["a tiny png"]));
+    let (response, _) = agent.prompt(&session, "what does the tool show?").await;
+    assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+    let messages = mock.requests()[1]["messages"].as_array().unwrap().clone();
+    let result = messages.iter().position(|m| m["tool_call_id"] == "m1").unwrap();
+    assert!(
+        messages[result]["content"]
+            .as_str()
+            .unwrap()
+            .contains("[image: image/png, 3 bytes]")
+    );
+    assert_eq!(
+        messages[result + 1]["content"][1],
+        json!({"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}),
+        "the image follows the tool result"
+    );
+    assert_eq!(agent.shutdown().await, Some(0));
+}

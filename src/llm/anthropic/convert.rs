@@ -139,12 +139,33 @@ fn assistant_blocks(message: &Message) -> Vec<Value> {
     blocks
 }
 
+/// A tool result; images the tool returned go inside it (every Claude since 3 reads images).
 fn tool_result_block(message: &Message) -> Value {
     let text = message.text_content();
+    let text = if text.trim().is_empty() {
+        "(no output)".to_string()
+    } else {
+        text
+    };
+    let images: Vec<Value> = message
+        .parts
+        .iter()
+        .filter_map(|part| match part {
+            Part::Image { url } => Some(image_block(url)),
+            Part::Text { .. } => None,
+        })
+        .collect();
+    let content = if images.is_empty() {
+        Value::String(text)
+    } else {
+        let mut blocks = vec![text_block(&text)];
+        blocks.extend(images);
+        Value::Array(blocks)
+    };
     json!({
         "type": "tool_result",
         "tool_use_id": sanitize_id(message.tool_call_id.as_deref().unwrap_or("")),
-        "content": if text.trim().is_empty() { "(no output)".to_string() } else { text },
+        "content": content,
         "is_error": message.is_error,
     })
 }

@@ -20,7 +20,7 @@ use futures::future::BoxFuture;
 use serde_json::{Map, Value, json};
 
 use super::{Presentation, ToolEffect};
-use super::{Tool, ToolContext, ToolDisplay, ToolOutput};
+use super::{Tool, ToolContext, ToolOutput};
 use crate::text::thousands;
 use reader::{EXACT_COUNT_MAX_BYTES, LineTotal, MAX_READ_CHARS, Page, PageRequest};
 
@@ -129,11 +129,8 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
         None => read_disk(&raw, &resolved, req),
     });
     match read.await {
-        Ok((value, is_error)) => ToolOutput {
-            content: value.to_string(),
-            is_error,
-            display: ToolDisplay::None,
-        },
+        Ok((value, true)) => ToolOutput::json_error(value),
+        Ok((value, false)) => ToolOutput::json(value),
         Err(e) => ToolOutput::error(format!("Tool execution failed: {e}")),
     }
 }

@@ -282,6 +282,7 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
         content,
         is_error: outcome.error.is_some(),
         display: ToolDisplay::None,
+        images: Vec::new(),
     }
 }
 

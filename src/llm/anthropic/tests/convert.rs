@@ -186,3 +186,22 @@ fn ids_and_arguments_are_made_acceptable() {
     assert_eq!(parse_arguments(""), json!({}));
     assert_eq!(parse_arguments("[1,2]"), json!({}));
 }
+
+#[test]
+fn images_a_tool_returned_go_inside_its_result() {
+    let calls = [call("c1", "mcp_browser_screenshot", "{}")];
+    let mut shot = Message::tool_result(&calls[0], "[image: image/png, 3 bytes]".into(), false);
+    shot.parts.push(Part::Image {
+        url: "data:image/png;base64,AAAA".into(),
+    });
+    let converted = convert(&[Message::user("look"), assistant_calling("", &calls), shot]);
+    let result = &converted.messages[2]["content"][0];
+    assert_eq!(result["type"], "tool_result");
+    assert_eq!(
+        result["content"],
+        json!([
+            {"type": "text", "text": "[image: image/png, 3 bytes]"},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AAAA"}}
+        ])
+    );
+}

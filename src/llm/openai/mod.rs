@@ -1,13 +1,18 @@
 //! OpenAI-compatible chat completions (OpenRouter, OpenAI, Ollama, vLLM, llama.cpp, LM Studio…):
 //! the request body, the streamed `chat.completion.chunk` parsing (content, reasoning, tool-call
-//! fragments, usage, finish reason), and the `Provider` implementation.
+//! fragments, usage, finish reason), and the `Provider` implementation; `wire.rs` builds the
+//! request body.
+
+mod wire;
+
+pub use wire::request_body;
 
 use futures::future::BoxFuture;
 use futures::{StreamExt, stream};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::{ChatRequest, EventStream, LlmError, Provider, StreamEvent, http, models};
-use crate::transcript::{Message, Part, Role, Usage};
+use crate::transcript::Usage;
 
 /// A chat-completions endpoint.
 pub struct OpenAiProvider {
@@ -80,62 +85,6 @@ impl Provider for OpenAiProvider {
             let url = format!("{}/models", self.base_url);
             models::fetch(&self.id, &self.key_hint, self.authorize(self.client.get(&url)), &url).await
         })
-    }
-}
-
-/// The JSON body of a streaming chat-completions request.
-pub fn request_body(request: &ChatRequest) -> Value {
-    let mut body = json!({
-        "model": request.model,
-        "messages": request.messages.iter().map(wire_message).collect::<Vec<_>>(),
-        "stream": true,
-        "stream_options": {"include_usage": true},
-    });
-    if !request.tools.is_empty() {
-        body["tools"] = Value::Array(request.tools.clone());
-    }
-    if let Some(max) = request.max_tokens {
-        body["max_tokens"] = json!(max);
-    }
-    body
-}
-
-fn wire_message(message: &Message) -> Value {
-    match message.role() {
-        Role::System => json!({"role": "system", "content": message.text_content()}),
-        Role::User => {
-            if message.has_images() {
-                let parts: Vec<Value> = message
-                    .parts
-                    .iter()
-                    .map(|p| match p {
-                        Part::Text { text } => json!({"type": "text", "text": text}),
-                        Part::Image { url } => json!({"type": "image_url", "image_url": {"url": url}}),
-                    })
-                    .collect();
-                json!({"role": "user", "content": parts})
-            } else {
-                json!({"role": "user", "content": message.text_content()})
-            }
-        }
-        Role::Assistant => {
-            let text = message.text_content();
-            let mut value = json!({"role": "assistant", "content": if text.is_empty() { Value::Null } else { Value::String(text) }});
-            if !message.tool_calls.is_empty() {
-                value["tool_calls"] = message
-                    .tool_calls
-                    .iter()
-                    .map(|c| json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}))
-                    .collect();
-            }
-            value
-        }
-        Role::Tool => json!({
-            "role": "tool",
-            "tool_call_id": message.tool_call_id.clone().unwrap_or_default(),
-            "name": message.tool_name.clone().unwrap_or_default(),
-            "content": message.text_content(),
-        }),
     }
 }
 
@@ -304,7 +253,6 @@ fn truncate(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transcript::ToolCall;
 
     #[test]
     fn chunks_become_events() {
@@ -331,34 +279,5 @@ mod tests {
         );
         assert!(parse_chunk(r#"{"error":{"message":"overloaded","code":503}}"#, "p").is_err());
         assert!(parse_chunk("not json", "p").is_err());
-    }
-
-    #[test]
-    fn request_body_matches_the_wire_format() {
-        let mut assistant = Message::assistant("");
-        assistant.tool_calls.push(ToolCall {
-            id: "c1".into(),
-            name: "todo".into(),
-            arguments: "{}".into(),
-        });
-        let request = ChatRequest {
-            model: "m".into(),
-            messages: vec![
-                Message::system("sys"),
-                Message::user("hi"),
-                assistant.clone(),
-                Message::tool_result(&assistant.tool_calls[0], "{\"ok\":true}".into(), false),
-            ],
-            tools: vec![json!({"type": "function"})],
-            max_tokens: None,
-        };
-        let body = request_body(&request);
-        assert_eq!(
-            body["messages"][2],
-            json!({"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "todo", "arguments": "{}"}}]})
-        );
-        assert_eq!(body["messages"][3]["tool_call_id"], "c1");
-        assert_eq!(body["stream_options"]["include_usage"], true);
-        assert_eq!(body["tools"].as_array().unwrap().len(), 1);
     }
 }
