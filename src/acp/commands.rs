@@ -127,7 +127,7 @@ pub async fn handle(
         "compact" => Some(Outcome::Reply(
             match state.manager.compact_now(session, sink, cancel).await {
                 Ok(reply) => reply,
-                Err(e) => crate::agent::compress::replies::failed(&e),
+                Err(e) => crate::agent::compaction::replies::failed(&e),
             },
         )),
         _ => reply(state, session, text).await.map(Outcome::Reply),

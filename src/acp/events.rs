@@ -16,7 +16,7 @@ use agent_client_protocol::v1::schema::{
 };
 
 use super::cards;
-use crate::agent::compress::CompactionEvent;
+use crate::agent::compaction::CompactionEvent;
 use crate::agent::{AgentEvent, EventSink};
 use crate::sync::lock;
 use crate::tools::Tool;

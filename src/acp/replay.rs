@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::cards;
 use super::events::compaction_update;
 use super::user_content::user_blocks;
-use crate::agent::compress::{self, CompactionEvent};
+use crate::agent::compaction::{self, CompactionEvent};
 use crate::agent::events::arguments_value;
 use crate::tools::{ToolOutput, ToolRegistry};
 use crate::transcript::{Message, Role};
@@ -33,7 +33,8 @@ pub fn updates(history: &[Message], cwd: &Path, compaction: bool, tools: &ToolRe
                     continue;
                 }
                 if compaction
-                    && let (Some(id), Some(body)) = (compress::compaction_id(message), compress::summary_body(message))
+                    && let (Some(id), Some(body)) =
+                        (compaction::compaction_id(message), compaction::summary_body(message))
                 {
                     let event = CompactionEvent::Completed {
                         id: id.to_string(),

@@ -44,7 +44,7 @@ pub enum AgentEvent {
         reason: String,
     },
     /// Context compaction progress.
-    Compaction(super::compress::CompactionEvent),
+    Compaction(super::compaction::CompactionEvent),
     /// Something the user should know that is not part of the answer (an MCP server that
     /// stopped or is still connecting).
     Notice(String),

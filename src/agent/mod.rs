@@ -2,8 +2,7 @@
 //! without tools, the iteration budget runs out, or the user cancels. Emits `AgentEvent`s through
 //! an `EventSink`, persists every completed step, and never talks to ACP directly.
 
-mod compaction;
-pub mod compress;
+pub mod compaction;
 pub mod events;
 pub mod prompt;
 mod step;
@@ -11,7 +10,7 @@ mod turn;
 
 use std::sync::Arc;
 
-pub use compaction::{CompactError, CompactionSettings, CompactionTarget, run as compaction_run};
+pub use compaction::{CompactionError, CompactionSettings, CompactionTarget, run as compaction_run};
 pub use events::{AgentEvent, EventSink, NullSink, RecordingSink};
 pub use turn::{StopReason, TurnContext, TurnOutcome, TurnScope, run_turn};
 

@@ -41,8 +41,8 @@ pub struct ConfigFile {
     pub env_passthrough: Vec<String>,
     /// `sandbox:` and `terminal.writable_roots`: the OS sandbox for local commands.
     pub sandbox: SandboxConfig,
-    /// `compression.*` and `auxiliary.compression.model`: when and how to compact.
-    pub compression: super::CompressionConfig,
+    /// `compression.*` and `auxiliary.compaction.model`: when and how to compact.
+    pub compaction: super::CompactionConfig,
 }
 
 /// The lifetime of Anthropic prompt-cache breakpoints. Hermes accepts `5m` (the default) and
@@ -158,7 +158,7 @@ impl ConfigFile {
             secret_values: super::secrets::yaml_secret_values(&root),
             env_passthrough: super::secrets::yaml_env_passthrough(&root),
             sandbox: SandboxConfig::parse(&root),
-            compression: super::CompressionConfig::parse(&root),
+            compaction: super::CompactionConfig::parse(&root),
         })
     }
 }

@@ -109,13 +109,13 @@ fn prompt_cache_ttl_is_5m_unless_1h() {
 }
 
 #[test]
-fn compression_settings_are_read_with_the_file() {
+fn compaction_settings_are_read_with_the_file() {
     let cfg = ConfigFile::parse("compression:\n  enabled: false\n  threshold: 0.6\n").unwrap();
-    assert!(!cfg.compression.enabled);
-    assert_eq!(cfg.compression.threshold_ratio, 0.6);
+    assert!(!cfg.compaction.enabled);
+    assert_eq!(cfg.compaction.threshold_ratio, 0.6);
     assert_eq!(
-        ConfigFile::parse("").unwrap().compression,
-        crate::config::CompressionConfig::default()
+        ConfigFile::parse("").unwrap().compaction,
+        crate::config::CompactionConfig::default()
     );
 }
 

@@ -2,7 +2,7 @@
 //! (which overrides the shell) and `config.yaml`, resolved once at start into a `Config` that is
 //! passed down explicitly. Nothing here is global.
 
-pub mod compression;
+pub mod compaction;
 pub mod duration;
 pub mod env;
 pub mod file;
@@ -12,7 +12,7 @@ pub mod secrets;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub use compression::CompressionConfig;
+pub use compaction::CompactionConfig;
 pub use env::EnvMap;
 pub use file::ConfigFile;
 pub use provider::{ApiMode, ProviderError, ProviderSettings, Secret};

@@ -29,7 +29,7 @@ pub struct Session {
     pub workspace: Arc<Workspace>,
     pub tool_state: Arc<SessionToolState>,
     /// Automatic-compaction memory (last prompt size, loop guard), kept across turns.
-    pub auto_compaction: Arc<Mutex<crate::agent::compress::AutoCompaction>>,
+    pub auto_compaction: Arc<Mutex<crate::agent::compaction::AutoCompaction>>,
     /// The session's tools: the built-in set plus any MCP servers it connected.
     tools: Mutex<ToolRegistry>,
     /// Built once per session (prompt caching depends on a stable prefix); cleared when the

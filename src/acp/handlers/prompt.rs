@@ -199,7 +199,7 @@ fn seams(
 pub async fn usage_update(state: &AcpState, session: &Session, reported: Option<u64>) -> SessionUpdate {
     let used = match reported {
         Some(tokens) => tokens,
-        None => crate::agent::compress::estimate_tokens(&session.history().await),
+        None => crate::agent::compaction::estimate_tokens(&session.history().await),
     };
     let size = state.manager.context_window(&session.settings().model);
     SessionUpdate::UsageUpdate(UsageUpdate::new(used, size))

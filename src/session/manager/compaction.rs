@@ -6,24 +6,24 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 use super::{SessionError, SessionManager};
-use crate::agent::compress;
+use crate::agent::compaction;
 use crate::agent::{self, CompactionSettings, CompactionTarget, Sink};
 use crate::session::Session;
 
 impl SessionManager {
     /// The context window of `model` (config `model.context_length` wins).
     pub fn context_window(&self, model: &str) -> u64 {
-        compress::context_window(model, self.config().file.context_length)
+        compaction::context_window(model, self.config().file.context_length)
     }
 
     /// The compaction lines of `/context`: threshold and state for `used` of `window` tokens.
     pub fn compaction_lines(&self, used: u64, window: u64) -> String {
-        compress::replies::context_lines(&self.config().file.compression, used, window)
+        compaction::replies::context_lines(&self.config().file.compaction, used, window)
     }
 
     pub(super) fn compaction_settings(&self, session: &Session, model: &str) -> CompactionSettings {
         CompactionSettings::new(
-            self.config().file.compression.clone(),
+            self.config().file.compaction.clone(),
             model,
             self.config().file.context_length,
             session.auto_compaction.clone(),
@@ -38,18 +38,18 @@ impl SessionManager {
         events: Sink,
         cancel: &CancellationToken,
     ) -> Result<String, SessionError> {
-        use compress::replies;
+        use compaction::replies;
         let (_, provider) = self.provider()?;
         let mut history = session.history.lock().await;
         if history.is_empty() {
-            return Ok(replies::NOTHING_TO_COMPRESS.to_string());
+            return Ok(replies::NOTHING_TO_COMPACT.to_string());
         }
-        if !self.config().file.compression.enabled {
+        if !self.config().file.compaction.enabled {
             return Ok(replies::DISABLED.to_string());
         }
         let model = session.settings().model;
         let settings = self.compaction_settings(session, &model);
-        let Some(plan) = compress::plan_manual(&history, &self.config().file.compression, settings.context_window)
+        let Some(plan) = compaction::plan_manual(&history, &self.config().file.compaction, settings.context_window)
         else {
             return Ok(replies::too_short(history.len()));
         };
@@ -62,8 +62,8 @@ impl SessionManager {
         };
         match agent::compaction_run(&settings, &target, &mut history, &plan).await {
             Ok(done) => Ok(replies::compacted(&done)),
-            Err(agent::CompactError::Cancelled) => Ok(replies::failed(&"cancelled")),
-            Err(agent::CompactError::Store(e)) => Err(e.into()),
+            Err(agent::CompactionError::Cancelled) => Ok(replies::failed(&"cancelled")),
+            Err(agent::CompactionError::Store(e)) => Err(e.into()),
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use tokio_util::sync::CancellationToken;
 
-use super::CompressError;
+use super::SummaryError;
 use super::apply::summary_body;
 use super::estimate::estimate_tokens;
 use crate::llm::retry::{CallOutcome, call_with_retry};
@@ -90,7 +90,7 @@ pub async fn summarise(
     provider: &dyn Provider,
     request: &ChatRequest,
     cancel: &CancellationToken,
-) -> Result<String, CompressError> {
+) -> Result<String, SummaryError> {
     summarise_streaming(provider, request, cancel, &mut |_| {}).await
 }
 
@@ -101,7 +101,7 @@ pub async fn summarise_streaming(
     request: &ChatRequest,
     cancel: &CancellationToken,
     on_text: &mut (dyn FnMut(&str) + Send),
-) -> Result<String, CompressError> {
+) -> Result<String, SummaryError> {
     let mut on_event = |event: &StreamEvent| {
         if let StreamEvent::Text(text) = event {
             on_text(text);
@@ -117,11 +117,11 @@ pub async fn summarise_streaming(
     )
     .await?;
     match outcome {
-        CallOutcome::Cancelled(_) => Err(CompressError::Cancelled),
+        CallOutcome::Cancelled(_) => Err(SummaryError::Cancelled),
         CallOutcome::Completed(done) => {
             let text = strip_think(&done.message.text_content());
             if text.is_empty() {
-                Err(CompressError::EmptySummary)
+                Err(SummaryError::EmptySummary)
             } else {
                 Ok(text)
             }

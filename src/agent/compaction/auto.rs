@@ -4,7 +4,7 @@
 //! left the prompt above the threshold (the system prompt and tool schemas alone may be that
 //! big), automatic compaction pauses until a prompt fits again. `/compact` is never blocked.
 
-use super::CompressionConfig;
+use super::CompactionConfig;
 use super::estimate::ContextMeter;
 use super::plan::{Plan, plan};
 use crate::transcript::Message;
@@ -47,7 +47,7 @@ impl AutoCompaction {
     pub fn due(
         &self,
         history: &[Message],
-        cfg: &CompressionConfig,
+        cfg: &CompactionConfig,
         window: u64,
         estimate: impl FnOnce() -> u64,
     ) -> Option<Plan> {
@@ -83,11 +83,11 @@ impl AutoCompaction {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::compress::tests::scripted;
+    use crate::agent::compaction::tests::scripted;
 
     #[test]
     fn triggers_on_projected_size_and_stops_thrashing() {
-        let cfg = CompressionConfig::default();
+        let cfg = CompactionConfig::default();
         let window = 256_000;
         let threshold = cfg.threshold_tokens(window);
         let history = scripted(40, 2_000);

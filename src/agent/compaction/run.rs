@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::compress::{self, AutoCompaction, CompactionOutcome, CompressError, CompressionConfig, Plan};
-use super::{AgentError, AgentEvent, Sink};
+use super::{AutoCompaction, CompactionConfig, CompactionOutcome, Plan, SummaryError};
+use crate::agent::{AgentError, AgentEvent, Sink};
 use crate::llm::Provider;
 use crate::store::Store;
 use crate::sync::lock;
@@ -18,7 +18,7 @@ use crate::transcript::Message;
 /// What a turn needs to compact.
 #[derive(Clone)]
 pub struct CompactionSettings {
-    pub config: CompressionConfig,
+    pub config: CompactionConfig,
     pub context_window: u64,
     pub summary_model: String,
     /// Per session, across turns (it remembers the last prompt size and pauses after loops).
@@ -27,12 +27,12 @@ pub struct CompactionSettings {
 
 impl CompactionSettings {
     pub fn new(
-        config: CompressionConfig,
+        config: CompactionConfig,
         model: &str,
         configured_window: Option<u64>,
         auto: Arc<Mutex<AutoCompaction>>,
     ) -> Self {
-        let context_window = compress::context_window(model, configured_window);
+        let context_window = super::context_window(model, configured_window);
         let summary_model = config.summary_model.clone().unwrap_or_else(|| model.to_string());
         CompactionSettings {
             config,
@@ -80,19 +80,19 @@ pub async fn compact_if_due(
     let plan = settings
         .auto()
         .due(history, &settings.config, settings.context_window, || {
-            compress::estimate_request_tokens(system_prompt, history, tools)
+            super::estimate_request_tokens(system_prompt, history, tools)
         });
     let Some(plan) = plan else { return Ok(true) };
     match run(settings, target, history, &plan).await {
         Ok(_) => Ok(true),
-        Err(CompactError::Cancelled) => Ok(false),
-        Err(CompactError::Store(e)) => Err(e),
+        Err(CompactionError::Cancelled) => Ok(false),
+        Err(CompactionError::Store(e)) => Err(e),
     }
 }
 
 /// Why an explicit compaction did not happen.
 #[derive(Debug)]
-pub enum CompactError {
+pub enum CompactionError {
     Cancelled,
     Store(AgentError),
 }
@@ -103,10 +103,10 @@ pub async fn run(
     target: &CompactionTarget<'_>,
     history: &mut Vec<Message>,
     plan: &Plan,
-) -> Result<CompactionOutcome, CompactError> {
+) -> Result<CompactionOutcome, CompactionError> {
     let events = target.events.clone();
     let mut on_event = |e| events.emit(AgentEvent::Compaction(e));
-    let done = match compress::compact(
+    let done = match super::compact(
         target.provider,
         &settings.summary_model,
         history,
@@ -117,18 +117,18 @@ pub async fn run(
     .await
     {
         Ok(done) => done,
-        Err(CompressError::Cancelled) => return Err(CompactError::Cancelled),
+        Err(SummaryError::Cancelled) => return Err(CompactionError::Cancelled),
         Err(e) => {
             // `compact` only fails on cancellation; anything else is a bug worth logging.
             tracing::error!(error = %e, "context compaction failed");
-            return Err(CompactError::Cancelled);
+            return Err(CompactionError::Cancelled);
         }
     };
     target
         .store
         .compact_session(target.session_id, done.history.clone())
         .await
-        .map_err(|e| CompactError::Store(e.into()))?;
+        .map_err(|e| CompactionError::Store(e.into()))?;
     tracing::info!(
         session = target.session_id,
         before = done.messages_before,

@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use super::CompressionConfig;
+use super::CompactionConfig;
 use super::estimate::{estimate_tokens, message_tokens};
 use crate::transcript::{Message, Role};
 
@@ -45,10 +45,10 @@ impl Plan {
     }
 }
 
-/// Whether to compact before the next model call: `None` when compression is disabled, the
+/// Whether to compact before the next model call: `None` when compaction is disabled, the
 /// prompt is below the threshold, or there is nothing between head and tail to summarise.
 /// `prompt_tokens` is the projected size of the next prompt (see `ContextMeter`).
-pub fn plan(history: &[Message], cfg: &CompressionConfig, window: u64, prompt_tokens: u64) -> Option<Plan> {
+pub fn plan(history: &[Message], cfg: &CompactionConfig, window: u64, prompt_tokens: u64) -> Option<Plan> {
     let threshold = cfg.threshold_tokens(window);
     if !cfg.enabled || prompt_tokens < threshold {
         return None;
@@ -57,16 +57,16 @@ pub fn plan(history: &[Message], cfg: &CompressionConfig, window: u64, prompt_to
 }
 
 /// The plan for `/compact`: no threshold, a tail floor of at most 8 messages. `None` when the
-/// conversation is too short to have a middle. (Whether compression is enabled is the
+/// conversation is too short to have a middle. (Whether compaction is enabled is the
 /// caller's check, because it has its own reply.)
-pub fn plan_manual(history: &[Message], cfg: &CompressionConfig, window: u64) -> Option<Plan> {
+pub fn plan_manual(history: &[Message], cfg: &CompactionConfig, window: u64) -> Option<Plan> {
     let floor = cfg.protect_last_n.min(MANUAL_TAIL_FLOOR);
     build(history, cfg, window, estimate_tokens(history), floor, true)
 }
 
 fn build(
     history: &[Message],
-    cfg: &CompressionConfig,
+    cfg: &CompactionConfig,
     window: u64,
     prompt_tokens: u64,
     tail_floor: usize,

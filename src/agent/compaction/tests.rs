@@ -64,10 +64,10 @@ pub(super) fn scripted(turns: usize, output_bytes: usize) -> Vec<Message> {
     history
 }
 
-fn cfg(protect_last_n: usize) -> CompressionConfig {
-    CompressionConfig {
+fn cfg(protect_last_n: usize) -> CompactionConfig {
+    CompactionConfig {
         protect_last_n,
-        ..CompressionConfig::default()
+        ..CompactionConfig::default()
     }
 }
 
@@ -77,7 +77,7 @@ fn below_threshold_or_disabled_does_nothing() {
     let threshold = cfg(20).threshold_tokens(256_000);
     assert!(plan(&history, &cfg(20), 256_000, threshold - 1).is_none());
     assert!(plan(&history, &cfg(20), 256_000, threshold).is_some());
-    let off = CompressionConfig {
+    let off = CompactionConfig {
         enabled: false,
         ..cfg(20)
     };
@@ -342,7 +342,7 @@ async fn compact_falls_back_when_the_summariser_fails_and_stops_on_cancel() {
     });
     let mut events = Vec::new();
     let result = compact(&hanging, "aux", &history, &p, &cancel, &mut |e| events.push(e)).await;
-    assert!(matches!(result, Err(CompressError::Cancelled)));
+    assert!(matches!(result, Err(SummaryError::Cancelled)));
     assert_eq!(events.last(), Some(&CompactionEvent::Cancelled { id: p.id.clone() }));
 }
 

@@ -1,12 +1,12 @@
-//! The user-facing texts of compression, worded as Hermes words them (reference §1.13): the
-//! `/compact` replies and the compression lines of `/context`.
+//! The user-facing texts of compaction, worded as Hermes words them ("compression") (reference §1.13): the
+//! `/compact` replies and the compaction lines of `/context`.
 
+use super::CompactionConfig;
 use super::CompactionOutcome;
-use super::CompressionConfig;
 use crate::text::thousands;
 
 /// `/compact` on an empty conversation.
-pub const NOTHING_TO_COMPRESS: &str = "Nothing to compress — conversation is empty.";
+pub const NOTHING_TO_COMPACT: &str = "Nothing to compress — conversation is empty.";
 /// `/compact` with `compression.enabled: false`.
 pub const DISABLED: &str = "Context compression is disabled for this agent.";
 
@@ -39,8 +39,8 @@ pub fn failed(error: &dyn std::fmt::Display) -> String {
 }
 
 /// The `/context` lines after `Context usage: …`: how far the threshold is, then the tip (or
-/// that compression is off). `used` is the estimated prompt size, `window` the context window.
-pub fn context_lines(cfg: &CompressionConfig, used: u64, window: u64) -> String {
+/// that compaction is off). `used` is the estimated prompt size, `window` the context window.
+pub fn context_lines(cfg: &CompactionConfig, used: u64, window: u64) -> String {
     let threshold = cfg.threshold_tokens(window);
     let percent = threshold as f64 * 100.0 / window.max(1) as f64;
     let first = if used < threshold {
@@ -69,15 +69,15 @@ mod tests {
 
     #[test]
     fn context_lines_match_hermes() {
-        let cfg = CompressionConfig {
+        let cfg = CompactionConfig {
             threshold_ratio: 0.80,
-            ..CompressionConfig::default()
+            ..CompactionConfig::default()
         };
         assert_eq!(
             context_lines(&cfg, 25_000, 100_000),
             "Compression: ~55,000 tokens until threshold (~80,000, 80%).\nTip: run /compact to compress manually before the threshold."
         );
-        let off = CompressionConfig {
+        let off = CompactionConfig {
             enabled: false,
             ..cfg.clone()
         };
@@ -85,7 +85,7 @@ mod tests {
             context_lines(&off, 90_000, 100_000),
             "Compression: due now (threshold ~80,000, 80%). Run /compact.\nCompression is disabled for this agent."
         );
-        assert!(context_lines(&CompressionConfig::default(), 0, 256_000).contains("(~192,000, 75%)"));
+        assert!(context_lines(&CompactionConfig::default(), 0, 256_000).contains("(~192,000, 75%)"));
     }
 
     #[test]

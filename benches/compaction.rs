@@ -1,9 +1,9 @@
 //! Compression planning cost on a long session: `plan` + `prune_middle` + `apply` over a
 //! generated ~150 000-token agentic history (what runs before every model call once the
-//! threshold is crossed). Run with `cargo bench --bench compress`.
+//! threshold is crossed). Run with `cargo bench --bench compaction`.
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
-use hermes_acp::agent::compress::{CompressionConfig, apply, estimate_tokens, plan, prune_middle};
+use hermes_acp::agent::compaction::{CompactionConfig, apply, estimate_tokens, plan, prune_middle};
 use hermes_acp::transcript::{Message, ToolCall};
 
 /// Turns of: user ask, assistant with two parallel calls, their results, a follow-up call and
@@ -50,16 +50,16 @@ fn history(target_tokens: u64) -> Vec<Message> {
 
 fn bench(c: &mut Criterion) {
     let history = history(150_000);
-    let cfg = CompressionConfig::default();
+    let cfg = CompactionConfig::default();
     let window = 256_000;
-    c.bench_function("compress plan+prune+apply 150k tokens", |b| {
+    c.bench_function("compaction plan+prune+apply 150k tokens", |b| {
         b.iter(|| {
             let p = plan(black_box(&history), &cfg, window, 200_000).expect("over the threshold");
             let (pruned, _) = prune_middle(&history, &p);
             black_box(apply(&pruned, &p, "## Goal\nsummary"))
         })
     });
-    c.bench_function("compress estimate 150k tokens", |b| {
+    c.bench_function("compaction estimate 150k tokens", |b| {
         b.iter(|| estimate_tokens(black_box(&history)))
     });
 }

@@ -1,6 +1,6 @@
-//! Context compression. After each model call the turn loop records the prompt size in the
+//! Context compaction. After each model call the turn loop records the prompt size in the
 //! session's `AutoCompaction`; before the next call, when the projected prompt is above the
-//! threshold (`CompressionConfig::threshold_tokens`), it compacts: `plan` picks the middle
+//! threshold (`CompactionConfig::threshold_tokens`), it compacts: `plan` picks the middle
 //! between the first exchange and a protected tail, `prune` clears bulky old tool outputs when
 //! that alone is enough, otherwise the middle is summarised by one tool-less model call
 //! (`summary_request` → `summarise`), or locally (`fallback_summary`) when no summariser
@@ -15,6 +15,7 @@ mod fallback;
 mod plan;
 mod prune;
 pub mod replies;
+mod run;
 mod summary;
 #[cfg(test)]
 mod tests;
@@ -22,7 +23,7 @@ mod window;
 
 use tokio_util::sync::CancellationToken;
 
-pub use crate::config::CompressionConfig;
+pub use crate::config::CompactionConfig;
 pub use apply::{
     SUMMARY_END, SUMMARY_PREFIX, apply, compaction_id, is_compaction_summary, summary_body, summary_message,
 };
@@ -31,6 +32,7 @@ pub use estimate::{ContextMeter, IMAGE_TOKENS, estimate_request_tokens, estimate
 pub use fallback::fallback_summary;
 pub use plan::{Plan, orphans, plan, plan_manual};
 pub use prune::{CLEARED_PREFIX, cleared_note, prune, prune_middle};
+pub use run::{CompactionError, CompactionSettings, CompactionTarget, compact_if_due, run};
 pub use summary::{serialize, summarise, summarise_streaming, summary_request};
 pub use window::{DEFAULT_CONTEXT_WINDOW, context_window};
 
@@ -39,7 +41,7 @@ use crate::transcript::Message;
 
 /// Why a compaction did not happen.
 #[derive(Debug, thiserror::Error)]
-pub enum CompressError {
+pub enum SummaryError {
     /// The summary call failed after its retries (the caller falls back to a local summary).
     #[error(transparent)]
     Provider(#[from] LlmError),
@@ -98,7 +100,7 @@ pub async fn compact(
     plan: &Plan,
     cancel: &CancellationToken,
     on_event: &mut (dyn FnMut(CompactionEvent) + Send),
-) -> Result<CompactionOutcome, CompressError> {
+) -> Result<CompactionOutcome, SummaryError> {
     let id = plan.id.clone();
     on_event(CompactionEvent::Started { id: id.clone() });
     let outcome = |new: Vec<Message>, summary: Option<String>, fallback_reason: Option<String>| CompactionOutcome {
@@ -131,9 +133,9 @@ pub async fn compact(
     };
     let (summary, reason) = match summarise_streaming(provider, &request, cancel, &mut on_text).await {
         Ok(summary) => (summary, None),
-        Err(CompressError::Cancelled) => {
+        Err(SummaryError::Cancelled) => {
             on_event(CompactionEvent::Cancelled { id: id.clone() });
-            return Err(CompressError::Cancelled);
+            return Err(SummaryError::Cancelled);
         }
         Err(error) => {
             tracing::warn!(compaction = %id, %error, "summary model unavailable; using a local summary");

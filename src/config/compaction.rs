@@ -1,4 +1,4 @@
-//! Compression settings from `config.yaml` (`compression.*`, `auxiliary.compression.model`),
+//! Compaction settings from `config.yaml` (`compression.*`, `auxiliary.compaction.model`),
 //! parsed with the rest of the file, and the token threshold derived from them and a context
 //! window, computed the way Hermes computes it.
 
@@ -15,7 +15,7 @@ const TINY_WINDOW_RATIO: f64 = 0.85;
 
 /// How and when the conversation is compacted.
 #[derive(Debug, Clone, PartialEq)]
-pub struct CompressionConfig {
+pub struct CompactionConfig {
     /// `compression.enabled` (default true).
     pub enabled: bool,
     /// `compression.threshold`: fraction of the context window that triggers a compaction
@@ -28,14 +28,14 @@ pub struct CompressionConfig {
     pub protect_last_n: usize,
     /// `compression.threshold_tokens`: an absolute cap on the threshold, if set.
     pub threshold_tokens_cap: Option<u64>,
-    /// `auxiliary.compression.model` (or `compression.summary_model`): the model that writes
+    /// `auxiliary.compaction.model` (or `compression.summary_model`): the model that writes
     /// summaries; the session's model when unset. Same provider either way.
     pub summary_model: Option<String>,
 }
 
-impl Default for CompressionConfig {
-    fn default() -> CompressionConfig {
-        CompressionConfig {
+impl Default for CompactionConfig {
+    fn default() -> CompactionConfig {
+        CompactionConfig {
             enabled: true,
             threshold_ratio: 0.50,
             target_ratio: 0.20,
@@ -46,11 +46,11 @@ impl Default for CompressionConfig {
     }
 }
 
-impl CompressionConfig {
-    /// Reads the compression keys from a parsed `config.yaml`; missing or malformed keys keep
+impl CompactionConfig {
+    /// Reads the compaction keys (`compression.*`, Hermes' name) from a parsed `config.yaml`; missing or malformed keys keep
     /// their defaults (the file is shared with Hermes, so it is read tolerantly).
-    pub fn parse(root: &Value) -> CompressionConfig {
-        let mut cfg = CompressionConfig::default();
+    pub fn parse(root: &Value) -> CompactionConfig {
+        let mut cfg = CompactionConfig::default();
         let section = root.get("compression");
         let get = |key: &str| section.and_then(|s| s.get(key));
         if let Some(enabled) = get("enabled").and_then(as_bool) {
@@ -79,10 +79,10 @@ impl CompressionConfig {
     }
 
     /// Parses `config.yaml` text; an empty or invalid file gives the defaults.
-    pub fn from_yaml_text(text: &str) -> CompressionConfig {
+    pub fn from_yaml_text(text: &str) -> CompactionConfig {
         match serde_yaml_ng::from_str::<Value>(text) {
-            Ok(root) => CompressionConfig::parse(&root),
-            Err(_) => CompressionConfig::default(),
+            Ok(root) => CompactionConfig::parse(&root),
+            Err(_) => CompactionConfig::default(),
         }
     }
 
@@ -166,8 +166,8 @@ mod tests {
 
     #[test]
     fn defaults_and_parse() {
-        assert_eq!(CompressionConfig::from_yaml_text(""), CompressionConfig::default());
-        let cfg = CompressionConfig::from_yaml_text(
+        assert_eq!(CompactionConfig::from_yaml_text(""), CompactionConfig::default());
+        let cfg = CompactionConfig::from_yaml_text(
             "compression:\n  enabled: off\n  threshold: 0.6\n  target_ratio: 0.3\n  protect_last_n: 12\n  threshold_tokens: 90000\nauxiliary:\n  compression:\n    model: cheap-model\n",
         );
         assert!(!cfg.enabled);
@@ -176,25 +176,25 @@ mod tests {
         assert_eq!(cfg.protect_last_n, 12);
         assert_eq!(cfg.threshold_tokens_cap, Some(90_000));
         assert_eq!(cfg.summary_model.as_deref(), Some("cheap-model"));
-        let pct = CompressionConfig::from_yaml_text("compression:\n  threshold: \"80%\"\n  enabled: nonsense\n");
+        let pct = CompactionConfig::from_yaml_text("compression:\n  threshold: \"80%\"\n  enabled: nonsense\n");
         assert_eq!(pct.threshold_ratio, 0.8);
         assert!(pct.enabled);
-        let auto = CompressionConfig::from_yaml_text("auxiliary:\n  compression:\n    model: auto\n");
+        let auto = CompactionConfig::from_yaml_text("auxiliary:\n  compression:\n    model: auto\n");
         assert_eq!(auto.summary_model, None);
     }
 
     #[test]
     fn threshold_follows_hermes() {
-        let cfg = CompressionConfig::default();
+        let cfg = CompactionConfig::default();
         // Observed in Hermes: unknown model → 256,000 window, 192,000 threshold (75 %).
         assert_eq!(cfg.threshold_tokens(256_000), 192_000);
         assert_eq!(cfg.threshold_tokens(1_000_000), 500_000);
         // The 64K floor would be the whole window: 85 % instead.
         assert_eq!(cfg.threshold_tokens(64_000), 54_400);
         assert_eq!(cfg.threshold_tokens(80_000), 64_000);
-        let capped = CompressionConfig {
+        let capped = CompactionConfig {
             threshold_tokens_cap: Some(100_000),
-            ..CompressionConfig::default()
+            ..CompactionConfig::default()
         };
         assert_eq!(capped.threshold_tokens(256_000), 100_000);
         assert_eq!(cfg.tail_budget(256_000), 38_400);
