@@ -8,6 +8,12 @@ use std::time::Duration;
 
 use clap::Parser;
 
+/// The static musl build uses mimalloc: musl's own allocator serialises every allocation on
+/// one lock, which showed in start-up and in streaming.
+#[cfg(target_env = "musl")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// How long tasks still running (and blocking-pool work) get once serving has ended. The
 /// blocking read of stdin never returns after a signal, so this is always a bound, not a join.
 const RUNTIME_GRACE: Duration = Duration::from_millis(200);
