@@ -3,7 +3,8 @@
 #
 #   scripts/release.sh [TARGET...]        default: x86_64-unknown-linux-musl
 #
-# For each target: `cargo build --release --locked --target TARGET`, strip the binary, check it
+# For each target: `cargo build --profile dist --locked --target TARGET` (Cargo.toml's shipping
+# profile: release + fat LTO, one codegen unit, opt-level s, stripped), strip again if needed, check it
 # (size ≤ 15 MB; a musl build must be static; a binary this machine can run must answer
 # --version), pack dist/hermes-acp-<version>-<target>.tar.gz (.zip for Windows) with README.md
 # and LICENSE, write <archive>.sha256, and finally rewrite acp_registry/agent.json so that its
@@ -55,13 +56,16 @@ for target in "${targets[@]}"; do
     export "CC_${env_target}=${CC:-musl-gcc}"
   fi
   echo "==> building $target"
-  cargo build --release --locked --target "$target"
+  cargo build --profile dist --locked --target "$target"
 
-  binary="${CARGO_TARGET_DIR:-target}/$target/release/$exe"
+  binary="${CARGO_TARGET_DIR:-target}/$target/dist/$exe"
   [ -f "$binary" ] || die "no binary at $binary"
   stage=$(mktemp -d)
   cp "$binary" "$stage/$exe"
-  strip "$stage/$exe" 2>/dev/null || echo "release: could not strip $exe for $target; packing it unstripped" >&2
+  # The profile strips already; this catches a toolchain that ignored it. PE needs mingw's strip.
+  strip_tool=strip
+  [[ $target == *windows-gnu ]] && command -v x86_64-w64-mingw32-strip >/dev/null && strip_tool=x86_64-w64-mingw32-strip
+  "$strip_tool" "$stage/$exe" 2>/dev/null || echo "release: could not strip $exe for $target; packing it unstripped" >&2
 
   size=$(wc -c <"$stage/$exe")
   [ "$size" -le "$max_bytes" ] || die "$target binary is $size bytes, over the 15 MB budget"

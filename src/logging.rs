@@ -27,19 +27,24 @@ pub struct Logs {
 
 /// Installs the global subscriber: stderr, non-blocking, level from `RUST_LOG` (default warn).
 pub fn init() -> Logs {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
     let (writer, guard) = NonBlockingBuilder::default()
         .lossy(true)
         .buffered_lines_limit(QUEUED_LINES)
         .thread_name("hermes-acp-log")
         .finish(std::io::stderr());
     let dropped = writer.error_counter();
-    tracing_subscriber::fmt()
+    let builder = tracing_subscriber::fmt()
         .with_writer(RedactingQueue(writer))
-        .with_env_filter(filter)
         .with_target(false)
-        .with_ansi(false)
-        .init();
+        .with_ansi(false);
+    // Without RUST_LOG a plain level is enough; parsing directives compiles regexes, which is
+    // a measurable share of start-up (the time to answer `initialize`).
+    match std::env::var_os("RUST_LOG").filter(|v| !v.is_empty()) {
+        Some(_) => builder
+            .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn")))
+            .init(),
+        None => builder.with_max_level(tracing::Level::WARN).init(),
+    }
     Logs { guard, dropped }
 }
 

@@ -2,10 +2,17 @@
 //! on it (stdout carries only protocol frames), and runs the server, the configuration check or
 //! the setup wizard. Exits within a bounded time once serving ends (stdin EOF or a signal).
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
+
+/// The static musl build uses mimalloc: musl's own allocator serialises every allocation on
+/// one lock, which showed in start-up and in streaming.
+#[cfg(target_env = "musl")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// How long tasks still running (and blocking-pool work) get once serving has ended. The
 /// blocking read of stdin never returns after a signal, so this is always a bound, not a join.
@@ -16,7 +23,8 @@ const LOG_FLUSH_GRACE: Duration = Duration::from_millis(300);
 /// A coding agent for editors, speaking the Agent Client Protocol on stdin/stdout.
 ///
 /// Without arguments (or with `acp`) it starts the ACP server on stdin/stdout: that is how
-/// editors launch it, so run it from a terminal only with --setup or --check.
+/// editors launch it, so run it from a terminal only with --setup or --check. It reads the
+/// files and environment variables listed below.
 #[derive(Debug, Parser)]
 #[command(name = "hermes-acp", version, about, after_help = hermes_acp::cli::help_epilogue())]
 struct Cli {
@@ -48,6 +56,9 @@ fn main() -> ExitCode {
     } else if cli.setup {
         runtime.block_on(hermes_acp::cli::setup::run())
     } else {
+        if std::io::stdin().is_terminal() {
+            started_by_hand();
+        }
         runtime.spawn(logs.reporter());
         match runtime.block_on(hermes_acp::app::serve()) {
             Ok(()) => ExitCode::SUCCESS,
@@ -61,4 +72,10 @@ fn main() -> ExitCode {
     runtime.shutdown_timeout(RUNTIME_GRACE);
     logs.finish(LOG_FLUSH_GRACE);
     code
+}
+
+/// Someone ran the server from a terminal: say once, on stderr, what this is and what to do,
+/// instead of leaving them facing a silent prompt that answers typing with JSON-RPC errors.
+fn started_by_hand() {
+    eprintln!("{}", hermes_acp::cli::HAND_STARTED_NOTE);
 }

@@ -11,6 +11,10 @@ mod architecture;
 mod bridge;
 /// The command line: `--check` verdicts and exit codes, `--setup`, `--help`.
 mod cli;
+/// The command line on a pseudo-terminal: `--setup` prompt by prompt, the note when started by
+/// hand. Unix only: the pty comes from libc's posix_openpt.
+#[cfg(unix)]
+mod cli_pty;
 /// Slash commands advertised and in /help; model choices validated.
 mod commands;
 /// The editor config snippets and the ACP registry manifest.
@@ -28,10 +32,14 @@ mod protocol;
 /// Bad input gets an error, not a panic or a hang; replay frames stay small.
 mod robustness;
 /// Safety by construction: destructive commands, symlink escapes, sensitive files.
+// Unix only: symlinks and file modes.
+#[cfg(unix)]
 mod safety;
 /// The OS sandbox (Landlock) for commands, end to end.
 mod sandbox;
 /// Secrets never leak: model, editor, logs, database; child environments; file modes.
+// Unix only: file modes.
+#[cfg(unix)]
 mod secrets;
 /// Persistence across restarts: list, load (replay), resume, fork, close, delete, settings.
 mod sessions;
@@ -41,4 +49,6 @@ mod tool_loop;
 /// editor terminals killed and released on cancel.
 mod turns;
 /// The wire under abuse: garbage frames, over-long lines, unread stderr, signals.
+// Unix only: signals and FIONREAD on the stderr pipe.
+#[cfg(unix)]
 mod wire;

@@ -8,6 +8,13 @@ pub mod setup;
 mod wizard;
 mod yaml_edit;
 
+/// Printed on stderr when the server is started with a terminal as stdin (not by an editor).
+pub const HAND_STARTED_NOTE: &str = "\
+hermes-acp is an ACP agent server: your editor starts it and talks JSON-RPC on stdin/stdout,
+so there is nothing to type here. Set it up with `hermes-acp --setup`, test it with
+`hermes-acp --check`, and add it to your editor as README.md \"Add it to your editor\" shows
+(https://github.com/hermes-acp/hermes-acp#add-it-to-your-editor). Press Ctrl-C to quit.";
+
 /// The text under `--help`: the files and variables read, and the exit codes of `--check`.
 pub fn help_epilogue() -> String {
     format!(

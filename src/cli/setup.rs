@@ -94,27 +94,37 @@ pub fn save(home: &Path, choice: &Choice, base_url: &str, key: &str, model: &str
 /// never readable by others, not even in the temporary file); any other keeps its mode.
 fn write(path: &Path, text: &str, private: bool) -> Result<(), String> {
     use std::io::Write;
-    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
     let tmp = path.with_extension("hermes-acp-tmp");
     let _ = std::fs::remove_file(&tmp);
-    let mode = if private {
-        0o600
-    } else {
-        std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o777)
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    let mode = {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        let mode = if private {
+            0o600
+        } else {
+            std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o777)
+        };
+        options.mode(mode);
+        mode
     };
-    let written = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(mode)
-        .open(&tmp)
-        .and_then(|mut file| file.write_all(text.as_bytes()));
+    // Windows has no mode bits; files under the user's profile are private by its ACL.
+    #[cfg(not(unix))]
+    let _ = private;
+    let written = options.open(&tmp).and_then(|mut file| file.write_all(text.as_bytes()));
     written.map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
     // The umask may have narrowed a non-private mode; a private one is exact anyway.
-    let _ = std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(mode));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(mode));
+    }
     std::fs::rename(&tmp, path).map_err(|e| format!("cannot replace {}: {e}", path.display()))
 }
 
-#[cfg(test)]
+// Unix only: the tests check file modes.
+#[cfg(all(test, unix))]
 mod tests {
     use std::os::unix::fs::PermissionsExt;
 

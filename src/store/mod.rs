@@ -174,12 +174,15 @@ impl Store {
 /// Creates `dir` (and missing parents) as 0700. An existing directory is tightened only when it
 /// is ours (`hermes-acp`), never a shared one such as `/tmp` chosen through `HERMES_ACP_DB`.
 fn private_dir(dir: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::DirBuilderExt;
     if dir.as_os_str().is_empty() {
         return Ok(());
     }
     let existed = dir.is_dir();
-    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)?;
     if !existed || dir.file_name().is_some_and(|n| n == "hermes-acp") {
         restrict(dir, 0o700)?;
     }
@@ -189,13 +192,11 @@ fn private_dir(dir: &Path) -> std::io::Result<()> {
 /// Creates `path` empty with mode 0600 (an empty file is a new SQLite database), or tightens an
 /// existing one.
 fn private_file(path: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::OpenOptionsExt;
-    match std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
-    {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
         Ok(_) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => restrict(path, 0o600),
         Err(e) => Err(e),
@@ -203,6 +204,7 @@ fn private_file(path: &Path) -> std::io::Result<()> {
 }
 
 /// Sets `path`'s mode when it exists and differs.
+#[cfg(unix)]
 fn restrict(path: &Path, mode: u32) -> std::io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
     match std::fs::metadata(path) {
@@ -213,6 +215,12 @@ fn restrict(path: &Path, mode: u32) -> std::io::Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(e),
     }
+}
+
+/// Windows has no mode bits: files under the user's profile are private by its ACL already.
+#[cfg(not(unix))]
+fn restrict(_path: &Path, _mode: u32) -> std::io::Result<()> {
+    Ok(())
 }
 
 /// Milliseconds since the Unix epoch.

@@ -184,6 +184,7 @@ fn type_name(value: &Value) -> &'static str {
     }
 }
 
-#[cfg(test)]
+// Unix only: the tests check file modes.
+#[cfg(all(test, unix))]
 #[path = "file_io/write_file_tests.rs"]
 mod tests;

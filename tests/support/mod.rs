@@ -180,7 +180,9 @@ impl AgentProcess {
         stdin.flush().await.unwrap();
     }
 
-    /// Bytes the agent wrote to the never-read stderr pipe that are still waiting in it.
+    /// Bytes the agent wrote to the never-read stderr pipe that are still waiting in it (Unix
+    /// only: FIONREAD).
+    #[cfg(unix)]
     pub fn unread_stderr_bytes(&self) -> Option<usize> {
         use std::os::fd::AsRawFd;
         let fd = self._unread_stderr.as_ref()?.as_raw_fd();

@@ -78,8 +78,16 @@ fn probe() -> SandboxStatus {
 
 #[cfg(not(target_os = "linux"))]
 fn probe() -> SandboxStatus {
-    SandboxStatus::Unavailable("Landlock exists only on Linux".into())
+    SandboxStatus::Unavailable(NOT_LINUX.into())
 }
+
+/// Why there is no sandbox off Linux, in the words the editor's notice shows.
+#[cfg(not(target_os = "linux"))]
+const NOT_LINUX: &str = if cfg!(windows) {
+    "unavailable on Windows; Landlock exists only on Linux"
+} else {
+    "Landlock exists only on Linux"
+};
 
 /// The one-time notice for the editor when commands cannot be sandboxed (`None` when they can,
 /// or when the user turned the sandbox off and so expects nothing).
@@ -147,8 +155,14 @@ impl SandboxPolicy {
 
     #[cfg(not(target_os = "linux"))]
     fn build(&self) -> Result<PreparedSandbox, SandboxError> {
-        Err(SandboxError::Unavailable("Landlock exists only on Linux".into()))
+        Err(SandboxError::Unavailable(NOT_LINUX.into()))
     }
+}
+
+/// Off Linux no `PreparedSandbox` is ever built (`prepare` fails first), so arming is a no-op.
+#[cfg(not(target_os = "linux"))]
+impl PreparedSandbox {
+    pub fn apply(&self, _command: &mut tokio::process::Command) {}
 }
 
 #[cfg(test)]

@@ -242,5 +242,6 @@ pub fn write_target(path: &Path) -> PathBuf {
 
 #[cfg(test)]
 pub mod test_support;
-#[cfg(test)]
+// Unix only: the tests check file modes and symlinks.
+#[cfg(all(test, unix))]
 mod tests;

@@ -9,8 +9,6 @@
 
 use std::fs::{File, OpenOptions};
 use std::io;
-use std::os::fd::AsRawFd;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -163,16 +161,22 @@ impl FileLock {
     fn acquire(path: &Path) -> io::Result<FileLock> {
         let mut name = path.as_os_str().to_owned();
         name.push(".lock");
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .mode(0o600)
-            .open(PathBuf::from(name))?;
-        // SAFETY: flock on a descriptor we own; it stays open for the lock's lifetime and
-        // closing it releases the lock.
-        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
-            return Err(io::Error::last_os_error());
+        let mut options = OpenOptions::new();
+        options.create(true).append(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let file = options.open(PathBuf::from(name))?;
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd;
+            // SAFETY: flock on a descriptor we own; it stays open for the lock's lifetime and
+            // closing it releases the lock.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
+                return Err(io::Error::last_os_error());
+            }
         }
+        // Windows: no flock; writes stay atomic (no torn file), but two processes writing at
+        // the same instant may lose one update.
         Ok(FileLock(file))
     }
 }
@@ -437,9 +441,14 @@ fn preview(entry: &str, width: usize) -> String {
 }
 
 /// Sets `path`'s mode (memory files and their directory are private); a failure only logs.
+#[cfg(unix)]
 fn private(path: &Path, mode: u32) {
     use std::os::unix::fs::PermissionsExt;
     if let Err(e) = std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)) {
         tracing::debug!(path = %path.display(), error = %e, "could not restrict permissions");
     }
 }
+
+/// Windows has no mode bits; the user's profile is private by its ACL.
+#[cfg(not(unix))]
+fn private(_path: &Path, _mode: u32) {}

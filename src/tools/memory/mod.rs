@@ -6,7 +6,8 @@
 
 mod batch;
 mod entries;
-#[cfg(test)]
+// Unix only: the tests check file modes.
+#[cfg(all(test, unix))]
 mod tests;
 mod threats;
 

@@ -9,5 +9,6 @@ pub mod v4a;
 
 pub use tool::PatchTool;
 
-#[cfg(test)]
+// Unix only: the tests check file modes.
+#[cfg(all(test, unix))]
 mod tests;

@@ -142,13 +142,13 @@ impl ProcessTable {
         let processes = std::mem::take(&mut *lock(&self.processes));
         let running: Vec<_> = processes.iter().filter(|p| p.exit_code().is_none()).collect();
         for process in &running {
-            shell::signal_group(process.pid, libc::SIGTERM);
+            shell::signal_group(process.pid, shell::SIGTERM);
         }
         if !running.is_empty() {
             std::thread::sleep(KILL_ALL_GRACE);
         }
         for process in &running {
-            shell::signal_group(process.pid, libc::SIGKILL);
+            shell::signal_group(process.pid, shell::SIGKILL);
         }
         for process in &processes {
             if let Some(monitor) = lock(&process.monitor).take() {
@@ -158,7 +158,7 @@ impl ProcessTable {
             process.exit.send_if_modified(|code| {
                 let unset = code.is_none();
                 if unset {
-                    *code = Some(-i64::from(libc::SIGKILL));
+                    *code = Some(-i64::from(shell::SIGKILL));
                 }
                 unset
             });
@@ -219,11 +219,11 @@ impl BackgroundProcess {
     /// Kills the process group: SIGTERM, then SIGKILL if the leader is still there after the
     /// grace period. Returns the exit code (minus the signal number when killed by one).
     pub async fn kill(&self) -> Option<i64> {
-        shell::signal_group(self.pid, libc::SIGTERM);
+        shell::signal_group(self.pid, shell::SIGTERM);
         if let Ok(code) = tokio::time::timeout(shell::KILL_GRACE, self.wait_exit()).await {
             return Some(code);
         }
-        shell::signal_group(self.pid, libc::SIGKILL);
+        shell::signal_group(self.pid, shell::SIGKILL);
         tokio::time::timeout(Duration::from_secs(5), self.wait_exit())
             .await
             .ok()

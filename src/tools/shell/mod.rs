@@ -1,23 +1,24 @@
 //! The local command runner shared by `terminal` and `process`: picks the shell, spawns a
 //! command in its own process group with stdout and stderr merged into one pipe (so their
 //! interleaving is kept), and kills the whole group — grandchildren included — on timeout,
-//! cancel, or when the owner is dropped mid-run.
+//! cancel, or when the owner is dropped mid-run. The platform parts live in `group.rs`.
 
 pub mod ansi;
 pub mod capture;
+mod group;
 pub mod sandbox;
 
 use std::ffi::OsStr;
 use std::io;
-use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
 use std::sync::OnceLock;
 use std::time::Duration;
 
 use tokio::io::AsyncReadExt;
-use tokio::net::unix::pipe;
 use tokio::process::{Child, ChildStdin, Command};
+
+pub use group::{OutputPipe, SIGKILL, SIGTERM, exit_code, signal_group};
 
 use crate::safety::sandbox::PreparedSandbox;
 use crate::safety::secrets::ChildEnv;
@@ -32,7 +33,9 @@ pub const DRAIN_GRACE: Duration = Duration::from_millis(300);
 /// The shell commands run under: bash when installed, else POSIX sh.
 pub fn shell_program() -> &'static Path {
     static SHELL: OnceLock<PathBuf> = OnceLock::new();
-    SHELL.get_or_init(|| find_program("bash").unwrap_or_else(|| PathBuf::from("/bin/sh")))
+    // Windows: Git for Windows' bash.exe on PATH; there is no /bin/sh to fall back to.
+    let name = if cfg!(windows) { "bash.exe" } else { "bash" };
+    SHELL.get_or_init(|| find_program(name).unwrap_or_else(|| PathBuf::from("/bin/sh")))
 }
 
 /// What the child's stdin is.
@@ -53,7 +56,7 @@ pub struct ShellChild {
     /// The leader's pid, which is also the process group id.
     pub pid: i32,
     /// Merged stdout and stderr.
-    pub output: pipe::Receiver,
+    pub output: OutputPipe,
     pub stdin: Option<ChildStdin>,
 }
 
@@ -78,13 +81,13 @@ pub fn spawn(
         .current_dir(cwd)
         .env_clear()
         .envs(env.vars().iter().map(|(k, v)| (k, v)))
-        .process_group(0)
         .stdout(writer.try_clone()?)
         .stderr(writer)
         .stdin(match stdin {
             StdinMode::Null => Stdio::null(),
             StdinMode::Piped => Stdio::piped(),
         });
+    group::lead_new_group(&mut command);
     if let Some(sandbox) = sandbox {
         sandbox.apply(&mut command);
     }
@@ -97,7 +100,7 @@ pub fn spawn(
         .and_then(|id| i32::try_from(id).ok())
         .ok_or_else(|| io::Error::other("child has no pid"))?;
     let guard = GroupGuard { pgid: pid, armed: true };
-    let output = pipe::Receiver::from_owned_fd(OwnedFd::from(reader))?;
+    let output = group::output_pipe(reader)?;
     let stdin = child.stdin.take();
     Ok(ShellChild {
         child,
@@ -144,14 +147,14 @@ impl ShellChild {
     /// Kills the whole group: SIGTERM, up to `grace` for the leader to exit, then SIGKILL for
     /// everything left in the group.
     pub async fn terminate(&mut self, grace: Duration) -> Option<ExitStatus> {
-        signal_group(self.pid, libc::SIGTERM);
+        signal_group(self.pid, SIGTERM);
         let early = tokio::time::timeout(grace, self.child.wait())
             .await
             .ok()
             .and_then(Result::ok);
         // Members that ignored SIGTERM (or were stopped) go now. The group id cannot be reused
         // while any member is alive, so this never hits an unrelated process group.
-        signal_group(self.pid, libc::SIGKILL);
+        signal_group(self.pid, SIGKILL);
         let status = match early {
             Some(status) => Some(status),
             None => self.child.wait().await.ok(),
@@ -171,36 +174,13 @@ struct GroupGuard {
 impl Drop for GroupGuard {
     fn drop(&mut self) {
         if self.armed {
-            signal_group(self.pgid, libc::SIGKILL);
+            signal_group(self.pgid, SIGKILL);
         }
     }
 }
 
-/// Sends `signal` to every process of group `pgid`; a group that is already gone is fine.
-pub fn signal_group(pgid: i32, signal: libc::c_int) {
-    if pgid <= 1 {
-        return;
-    }
-    // SAFETY: killpg only sends a signal; it has no memory-safety preconditions.
-    let rc = unsafe { libc::killpg(pgid, signal) };
-    if rc != 0 {
-        tracing::debug!(pgid, signal, error = %io::Error::last_os_error(), "killpg failed");
-    }
-}
-
-/// The exit code reported to the model: the process's code, or minus the signal number when a
-/// signal killed it (the convention Hermes inherits from Python's `returncode`).
-pub fn exit_code(status: ExitStatus) -> i64 {
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
-        (Some(code), _) => i64::from(code),
-        (None, Some(signal)) => -i64::from(signal),
-        (None, None) => -1,
-    }
-}
-
 /// Reads `output` to end-of-file, handing every chunk to `sink`.
-pub async fn read_all(output: &mut pipe::Receiver, sink: &mut impl FnMut(&[u8])) {
+pub async fn read_all(output: &mut OutputPipe, sink: &mut impl FnMut(&[u8])) {
     let mut buf = vec![0u8; 16 * 1024];
     loop {
         match output.read(&mut buf).await {
@@ -247,9 +227,12 @@ impl EnvSnapshot {
 
     fn paths(&self) -> &(PathBuf, PathBuf) {
         self.paths.get_or_init(|| {
-            use std::os::unix::fs::DirBuilderExt;
             let dir = temp_path("shell");
-            if let Err(e) = std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+            #[cfg_attr(not(unix), allow(unused_mut))]
+            let mut builder = std::fs::DirBuilder::new();
+            #[cfg(unix)]
+            std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+            if let Err(e) = builder.create(&dir) {
                 // Commands still run; the wrapper just cannot carry `cd`/`export` over.
                 tracing::warn!(dir = %dir.display(), error = %e, "cannot create the session's shell directory");
             }
@@ -278,15 +261,7 @@ fn find_program(name: &str) -> Option<PathBuf> {
     std::env::split_paths(&path)
         .chain(["/bin", "/usr/bin", "/usr/local/bin"].map(PathBuf::from))
         .map(|dir| dir.join(name))
-        .find(|candidate| is_executable(candidate))
-}
-
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    path.is_absolute()
-        && path
-            .metadata()
-            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .find(|candidate| group::is_executable(candidate))
 }
 
 /// Helpers shared by the shell, terminal and process tests.
@@ -330,7 +305,8 @@ pub(crate) mod testing {
     }
 }
 
-#[cfg(test)]
+// Unix only: the tests run bash and signal process groups.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 
@@ -367,7 +343,7 @@ mod tests {
         .unwrap();
         tokio::time::sleep(Duration::from_millis(100)).await;
         let status = child.terminate(Duration::from_millis(200)).await.unwrap();
-        assert_eq!(exit_code(status), -i64::from(libc::SIGKILL));
+        assert_eq!(exit_code(status), -i64::from(SIGKILL));
     }
 
     #[test]

@@ -7,7 +7,8 @@ pub mod guard;
 mod hosted;
 mod schema;
 
-#[cfg(test)]
+// Unix only: the tests check bash, process groups and file modes.
+#[cfg(all(test, unix))]
 mod tests;
 
 use std::path::{Path, PathBuf};

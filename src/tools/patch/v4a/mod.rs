@@ -8,5 +8,6 @@ pub(super) mod run;
 pub use parse::{OpKind, Operation, header_paths, parse};
 pub use plan::{FileEdit, Plan, Snapshot, plan};
 
-#[cfg(test)]
+// Unix only: the tests check file modes.
+#[cfg(all(test, unix))]
 mod tests;

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+#[cfg(unix)] // Only `sources` (Unix only) uses it.
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -46,4 +47,6 @@ fn numbered(range: std::ops::RangeInclusive<usize>) -> String {
 }
 
 mod paging;
+// Unix only: device files, FIFOs and symlinks.
+#[cfg(unix)]
 mod sources;
