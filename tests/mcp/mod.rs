@@ -5,6 +5,7 @@
 
 mod health;
 mod http;
+mod http_health;
 mod lifecycle;
 mod through_acp;
 
