@@ -1,7 +1,9 @@
 //! Soak: one `hermes-acp` process, many sessions × prompts with tool calls (a short foreground
 //! command and a background process per prompt) and random cancels, against the local mock
 //! LLM. Reports peak RSS, open file descriptors and processes left behind, at the start and
-//! after every session was closed: they must return to the baseline.
+//! after every session was closed: they must return to the baseline. RSS is also printed after
+//! every tenth of the sessions, so a leak (steady growth) is told apart from allocator
+//! retention (a plateau): run twice as many sessions and compare.
 //!
 //! Run: `cargo build --release && cargo run --release --example soak [-- SESSIONS PROMPTS]`
 //! (defaults 100 × 20; `HERMES_ACP_BIN` picks another binary).
@@ -173,6 +175,7 @@ fn main() {
     let started = Instant::now();
     let (mut cancelled, mut completed) = (0usize, 0usize);
     let mut rng = fastrand::Rng::with_seed(7);
+    let mut trajectory = Vec::new();
     for s in 0..sessions {
         let id = d.send("session/new", json!({"cwd": cwd.path(), "mcpServers": []}));
         let sid = d.wait(id)["result"]["sessionId"].as_str().unwrap().to_string();
@@ -205,6 +208,9 @@ fn main() {
         }
         let id = d.send("session/close", json!({"sessionId": sid}));
         d.wait(id);
+        if (s + 1) % (sessions / 10).max(1) == 0 {
+            trajectory.push(format!("{}:{}", s + 1, status_kb(pid, "VmRSS:") / 1024));
+        }
     }
     let elapsed = started.elapsed();
     let end = measure(pid);
@@ -212,6 +218,7 @@ fn main() {
     println!("  prompts completed {completed}, cancelled {cancelled}");
     println!("  peak RSS      {} kB", status_kb(pid, "VmHWM:"));
     println!("  current RSS   {} kB (after warm-up: {} kB)", end.0, baseline.0);
+    println!("  RSS MB after n sessions  {}", trajectory.join("  "));
     println!("  open fds      {} (after warm-up: {})", end.1, baseline.1);
     println!("  child procs   {} (after warm-up: {})", end.2, baseline.2);
     drop(d.child.stdin.take());
