@@ -6,7 +6,9 @@
 //! retention (a plateau): run twice as many sessions and compare.
 //!
 //! Run: `cargo build --release && cargo run --release --example soak [-- SESSIONS PROMPTS]`
-//! (defaults 100 × 20; `HERMES_ACP_BIN` picks another binary).
+//! (defaults 100 × 20; `HERMES_ACP_BIN` picks another binary; `HERMES_SOAK_MCP=<server binary>`,
+//! e.g. `target/release/examples/mcp_test_server`, gives every session that stdio MCP server
+//! and one call of its tool per prompt).
 
 #![allow(clippy::print_stdout)] // A soak reports to the person running it.
 
@@ -156,6 +158,10 @@ fn main() {
     )
     .unwrap();
     let cwd = tempfile::tempdir().unwrap();
+    let mcp_servers = match std::env::var("HERMES_SOAK_MCP") {
+        Ok(server) => json!([{"name": "soak", "command": server, "args": [], "env": []}]),
+        Err(_) => json!([]),
+    };
     let mut d = Driver::spawn(&binary, home.path());
     let pid = d.child.id();
     let id = d.send("initialize", json!({"protocolVersion": 1, "clientCapabilities": {}}));
@@ -177,22 +183,23 @@ fn main() {
     let mut rng = fastrand::Rng::with_seed(7);
     let mut trajectory = Vec::new();
     for s in 0..sessions {
-        let id = d.send("session/new", json!({"cwd": cwd.path(), "mcpServers": []}));
+        let id = d.send("session/new", json!({"cwd": cwd.path(), "mcpServers": mcp_servers}));
         let sid = d.wait(id)["result"]["sessionId"].as_str().unwrap().to_string();
         for p in 0..prompts {
             // A foreground command and a background process each turn, then the fallback text.
-            mock.push(mock_llm::tool_calls(&[
+            let (fg, bg, mcp) = (format!("f{s}_{p}"), format!("b{s}_{p}"), format!("m{s}_{p}"));
+            let mut calls = vec![
+                (fg.as_str(), "terminal", json!({"command": "echo soak && sleep 0.02"})),
                 (
-                    &format!("f{s}_{p}"),
-                    "terminal",
-                    json!({"command": "echo soak && sleep 0.02"}),
-                ),
-                (
-                    &format!("b{s}_{p}"),
+                    bg.as_str(),
                     "terminal",
                     json!({"command": "sleep 30", "background": true}),
                 ),
-            ]));
+            ];
+            if mcp_servers.as_array().is_some_and(|a| !a.is_empty()) {
+                calls.push((mcp.as_str(), "mcp_soak_echo", json!({"text": "soak"})));
+            }
+            mock.push(mock_llm::tool_calls(&calls));
             let id = d.send(
                 "session/prompt",
                 json!({"sessionId": sid, "prompt": [{"type": "text", "text": "work"}]}),
