@@ -231,6 +231,8 @@ fn main() {
     drop(d.child.stdin.take());
     let exit = d.child.wait().expect("agent exits");
     println!("  exit          {exit} after stdin closed");
-    assert_eq!(end.1, baseline.1, "file descriptors leaked");
-    assert_eq!(end.2, baseline.2, "processes left behind");
+    // A leak is growth: one descriptor open after the warm-up (a pooled connection, say) may
+    // be gone at the end (seen: 15 after warm-up, 14 at the end).
+    assert!(end.1 <= baseline.1, "file descriptors leaked");
+    assert!(end.2 <= baseline.2, "processes left behind");
 }
