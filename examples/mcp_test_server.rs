@@ -1,7 +1,8 @@
 //! A tiny MCP server for the integration tests (`tests/mcp.rs`), hand-written so our rmcp client
 //! is checked against an independent implementation. Newline-delimited JSON-RPC on stdio by
 //! default; `--http` serves streamable HTTP on 127.0.0.1 (plain JSON responses, no SSE stream)
-//! and prints `LISTENING <port>` on stdout, running until stdin closes; `--sse` does the same with
+//! and prints `LISTENING <port>` on stdout, running until stdin closes (`--http PORT` listens on
+//! that port, to stand in for a server that restarts); `--sse` does the same with
 //! the legacy HTTP+SSE transport (GET opens the event stream, POSTs are answered on it). `--exit-immediately`
 //! writes to stderr and exits 3; `--hang` never answers; `--linger` serves stdio but stays alive
 //! after stdin closes (a server that must be killed).
@@ -30,8 +31,8 @@ fn main() {
             let _ = std::io::stdin().read_to_end(&mut sink);
             std::thread::sleep(Duration::from_secs(3600));
         }
-        "--http" => serve_http(false),
-        "--sse" => serve_http(true),
+        "--http" => serve_http(false, std::env::args().nth(2).and_then(|p| p.parse().ok()).unwrap_or(0)),
+        "--sse" => serve_http(true, 0),
         "--linger" => {
             serve_stdio();
             std::thread::sleep(Duration::from_secs(3600));
@@ -156,8 +157,8 @@ fn call_tool(params: &Value, headers: &HashMap<String, String>) -> Value {
 /// The open event stream of the (single) SSE session.
 type SseStream = Arc<Mutex<Option<TcpStream>>>;
 
-fn serve_http(sse: bool) {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+fn serve_http(sse: bool, port: u16) {
+    let listener = TcpListener::bind(("127.0.0.1", port)).expect("bind 127.0.0.1");
     println!("LISTENING {}", listener.local_addr().unwrap().port());
     let _ = std::io::stdout().flush();
     // Exit when the test closes our stdin (or dies).

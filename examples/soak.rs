@@ -1,10 +1,14 @@
 //! Soak: one `hermes-acp` process, many sessions × prompts with tool calls (a short foreground
 //! command and a background process per prompt) and random cancels, against the local mock
 //! LLM. Reports peak RSS, open file descriptors and processes left behind, at the start and
-//! after every session was closed: they must return to the baseline.
+//! after every session was closed: they must return to the baseline. RSS is also printed after
+//! every tenth of the sessions, so a leak (steady growth) is told apart from allocator
+//! retention (a plateau): run twice as many sessions and compare.
 //!
 //! Run: `cargo build --release && cargo run --release --example soak [-- SESSIONS PROMPTS]`
-//! (defaults 100 × 20; `HERMES_ACP_BIN` picks another binary).
+//! (defaults 100 × 20; `HERMES_ACP_BIN` picks another binary; `HERMES_SOAK_MCP=<server binary>`,
+//! e.g. `target/release/examples/mcp_test_server`, gives every session that stdio MCP server
+//! and one call of its tool per prompt).
 
 #![allow(clippy::print_stdout)] // A soak reports to the person running it.
 
@@ -154,6 +158,10 @@ fn main() {
     )
     .unwrap();
     let cwd = tempfile::tempdir().unwrap();
+    let mcp_servers = match std::env::var("HERMES_SOAK_MCP") {
+        Ok(server) => json!([{"name": "soak", "command": server, "args": [], "env": []}]),
+        Err(_) => json!([]),
+    };
     let mut d = Driver::spawn(&binary, home.path());
     let pid = d.child.id();
     let id = d.send("initialize", json!({"protocolVersion": 1, "clientCapabilities": {}}));
@@ -173,23 +181,25 @@ fn main() {
     let started = Instant::now();
     let (mut cancelled, mut completed) = (0usize, 0usize);
     let mut rng = fastrand::Rng::with_seed(7);
+    let mut trajectory = Vec::new();
     for s in 0..sessions {
-        let id = d.send("session/new", json!({"cwd": cwd.path(), "mcpServers": []}));
+        let id = d.send("session/new", json!({"cwd": cwd.path(), "mcpServers": mcp_servers}));
         let sid = d.wait(id)["result"]["sessionId"].as_str().unwrap().to_string();
         for p in 0..prompts {
             // A foreground command and a background process each turn, then the fallback text.
-            mock.push(mock_llm::tool_calls(&[
+            let (fg, bg, mcp) = (format!("f{s}_{p}"), format!("b{s}_{p}"), format!("m{s}_{p}"));
+            let mut calls = vec![
+                (fg.as_str(), "terminal", json!({"command": "echo soak && sleep 0.02"})),
                 (
-                    &format!("f{s}_{p}"),
-                    "terminal",
-                    json!({"command": "echo soak && sleep 0.02"}),
-                ),
-                (
-                    &format!("b{s}_{p}"),
+                    bg.as_str(),
                     "terminal",
                     json!({"command": "sleep 30", "background": true}),
                 ),
-            ]));
+            ];
+            if mcp_servers.as_array().is_some_and(|a| !a.is_empty()) {
+                calls.push((mcp.as_str(), "mcp_soak_echo", json!({"text": "soak"})));
+            }
+            mock.push(mock_llm::tool_calls(&calls));
             let id = d.send(
                 "session/prompt",
                 json!({"sessionId": sid, "prompt": [{"type": "text", "text": "work"}]}),
@@ -205,6 +215,9 @@ fn main() {
         }
         let id = d.send("session/close", json!({"sessionId": sid}));
         d.wait(id);
+        if (s + 1) % (sessions / 10).max(1) == 0 {
+            trajectory.push(format!("{}:{}", s + 1, status_kb(pid, "VmRSS:") / 1024));
+        }
     }
     let elapsed = started.elapsed();
     let end = measure(pid);
@@ -212,11 +225,14 @@ fn main() {
     println!("  prompts completed {completed}, cancelled {cancelled}");
     println!("  peak RSS      {} kB", status_kb(pid, "VmHWM:"));
     println!("  current RSS   {} kB (after warm-up: {} kB)", end.0, baseline.0);
+    println!("  RSS MB after n sessions  {}", trajectory.join("  "));
     println!("  open fds      {} (after warm-up: {})", end.1, baseline.1);
     println!("  child procs   {} (after warm-up: {})", end.2, baseline.2);
     drop(d.child.stdin.take());
     let exit = d.child.wait().expect("agent exits");
     println!("  exit          {exit} after stdin closed");
-    assert_eq!(end.1, baseline.1, "file descriptors leaked");
-    assert_eq!(end.2, baseline.2, "processes left behind");
+    // A leak is growth: one descriptor open after the warm-up (a pooled connection, say) may
+    // be gone at the end (seen: 15 after warm-up, 14 at the end).
+    assert!(end.1 <= baseline.1, "file descriptors leaked");
+    assert!(end.2 <= baseline.2, "processes left behind");
 }

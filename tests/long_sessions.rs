@@ -2,8 +2,6 @@
 //! stream dropped before any text, notices, context compaction past the threshold, project
 //! context from the session cwd, memory and past-session search.
 
-use std::time::Duration;
-
 use serde_json::{Value, json};
 
 use crate::support::mock_llm::{self, MockLlm};
@@ -81,10 +79,10 @@ async fn cancel_during_backoff_answers_cancelled_at_once() {
         "{notice}"
     );
     agent.notify("session/cancel", json!({"sessionId": session})).await;
-    let started = std::time::Instant::now();
+    // The 30 s Retry-After outlasts the harness's wait: an answer at all means the cancel cut
+    // the backoff short.
     let response = agent.response(id).await;
     assert_eq!(response["result"]["stopReason"], "cancelled");
-    assert!(started.elapsed() < Duration::from_secs(3));
     assert_eq!(mock.requests().len(), 1, "no retry after the cancel");
     assert_eq!(agent.shutdown().await, Some(0));
 }

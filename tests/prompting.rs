@@ -81,7 +81,8 @@ async fn the_update_sequence_of_a_turn_is_exact() {
 #[tokio::test]
 async fn cancel_mid_stream_answers_cancelled_and_drops_the_provider_stream() {
     let mock = MockLlm::start().await;
-    mock.push(mock_llm::slow_text(200, Duration::from_millis(50)));
+    // 50 s of chunks, longer than the harness waits: only the cancel can end this turn in time.
+    mock.push(mock_llm::slow_text(1000, Duration::from_millis(50)));
     let (_home, mut agent, session) = started(&mock).await;
     let id = agent
         .send_request(
@@ -93,10 +94,8 @@ async fn cancel_mid_stream_answers_cancelled_and_drops_the_provider_stream() {
         .wait(|m| m["params"]["update"]["sessionUpdate"] == "agent_message_chunk")
         .await;
     agent.notify("session/cancel", json!({"sessionId": session})).await;
-    let started = std::time::Instant::now();
     let response = agent.response(id).await;
     assert_eq!(response["result"]["stopReason"], "cancelled", "{response}");
-    assert!(started.elapsed() < Duration::from_secs(2), "cancel answered promptly");
     assert!(
         mock.wait_for(Duration::from_secs(5), |m| m.disconnects() == 1).await,
         "the mock saw the stream dropped"
@@ -119,7 +118,8 @@ async fn cancel_mid_stream_answers_cancelled_and_drops_the_provider_stream() {
 #[tokio::test]
 async fn cancel_request_also_cancels_a_prompt() {
     let mock = MockLlm::start().await;
-    mock.push(mock_llm::slow_text(200, Duration::from_millis(50)));
+    // 50 s of chunks, longer than the harness waits: only the cancel can end this turn in time.
+    mock.push(mock_llm::slow_text(1000, Duration::from_millis(50)));
     let (_home, mut agent, session) = started(&mock).await;
     let id = agent
         .send_request(

@@ -3,7 +3,6 @@
 //! and termination signals while commands run.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::time::Duration;
 
 use serde_json::{Value, json};
 
@@ -325,13 +324,10 @@ async fn signal_while_commands_run(signal: libc::c_int) {
     let agent_pid = agent.pid().unwrap() as i32;
     // SAFETY: kill only sends a signal to our own child.
     assert_eq!(unsafe { libc::kill(agent_pid, signal) }, 0);
-    let started = std::time::Instant::now();
+    // The commands would run 30 s, longer than this wait: exiting within it shows nothing
+    // waited for them.
     let status = agent.wait_exit(TIMEOUT).await.expect("the agent exits on the signal");
-    let took = started.elapsed();
-    eprintln!("signal {signal}: the agent exited {took:?} after it");
     assert_eq!(status.code(), Some(0), "a clean exit, not death by signal: {status:?}");
-    // Far sooner than the commands would have ended: nothing waited for them.
-    assert!(took < Duration::from_secs(10), "exit took {took:?}");
     assert!(!alive(pids.0), "foreground command {} left behind", pids.0);
     assert!(!alive(pids.1), "background command {} left behind", pids.1);
 }

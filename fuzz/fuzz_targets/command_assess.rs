@@ -1,5 +1,5 @@
-//! The safety layer's command analyser on any command line. (Until the analyser lands on main,
-//! `assess` is a placeholder and this target only exercises its signature.)
+//! The safety layer's command analyser on any command line: it must never panic or hang, and
+//! never call a command both read-only and destructive.
 #![no_main]
 
 use std::path::Path;

@@ -4,6 +4,7 @@
 
 pub mod compaction;
 pub mod events;
+pub mod live_tools;
 pub mod prompt;
 mod step;
 mod turn;

@@ -5,6 +5,7 @@
 //! killed and released) before they are dropped; calls that did not finish are answered with a
 //! cancellation error so the history stays valid for the provider.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use futures::StreamExt;
@@ -13,11 +14,17 @@ use tracing::Instrument;
 
 use super::events::{AgentEvent, arguments_value};
 use super::turn::TurnContext;
-use crate::tools::{ToolContext, ToolOutput};
+use crate::tools::{SessionScope, ToolContext, ToolOutput};
 use crate::transcript::ToolCall;
 
 /// Runs `calls`; returns one output per call (same order) and whether the turn was cancelled.
-pub async fn run_tool_calls(ctx: &TurnContext, calls: &[ToolCall]) -> (Vec<ToolOutput>, bool) {
+/// `session` is the turn's session scope as of this model call (its tools may have changed
+/// since the turn began).
+pub async fn run_tool_calls(
+    ctx: &TurnContext,
+    session: &Arc<SessionScope>,
+    calls: &[ToolCall],
+) -> (Vec<ToolOutput>, bool) {
     for call in calls {
         ctx.turn.events.emit(AgentEvent::ToolStarted {
             call_id: call.id.clone(),
@@ -31,14 +38,14 @@ pub async fn run_tool_calls(ctx: &TurnContext, calls: &[ToolCall]) -> (Vec<ToolO
     // call is a batch of its own.
     let mut start = 0;
     while start < calls.len() && !cancelled {
-        let end = if ctx.session.tools.is_interactive(&calls[start].name) {
+        let end = if session.tools.is_interactive(&calls[start].name) {
             start + 1
         } else {
             (start..calls.len())
-                .find(|&i| ctx.session.tools.is_interactive(&calls[i].name))
+                .find(|&i| session.tools.is_interactive(&calls[i].name))
                 .unwrap_or(calls.len())
         };
-        cancelled = run_batch(ctx, calls, start..end, &mut results).await;
+        cancelled = run_batch(ctx, session, calls, start..end, &mut results).await;
         start = end;
     }
     let outputs = results
@@ -63,6 +70,7 @@ pub async fn run_tool_calls(ctx: &TurnContext, calls: &[ToolCall]) -> (Vec<ToolO
 
 async fn run_batch(
     ctx: &TurnContext,
+    session: &Arc<SessionScope>,
     calls: &[ToolCall],
     range: std::ops::Range<usize>,
     results: &mut [Option<ToolOutput>],
@@ -71,7 +79,7 @@ async fn run_batch(
         .map(|index| {
             let call = &calls[index];
             let tool_ctx = ToolContext::new(
-                ctx.session.clone(),
+                session.clone(),
                 ctx.services.tools.clone(),
                 call.id.clone(),
                 ctx.turn.cancel.child_token(),
@@ -83,7 +91,7 @@ async fn run_batch(
                     name: call.name.clone(),
                 });
                 let started = Instant::now();
-                let output = ctx.session.tools.dispatch(&tool_ctx, &call.name, &call.arguments).await;
+                let output = session.tools.dispatch(&tool_ctx, &call.name, &call.arguments).await;
                 (index, output, started.elapsed())
             }
             .instrument(span)

@@ -38,6 +38,9 @@ pub struct TurnScope {
     pub cancel: CancellationToken,
     pub events: Sink,
     pub compaction: super::CompactionSettings,
+    /// The session's tools as they change mid-turn (MCP servers dying or joining); `None`
+    /// keeps the session scope's tools for the whole turn.
+    pub live_tools: Option<Arc<dyn super::live_tools::LiveTools>>,
 }
 
 /// How a turn ended.
@@ -83,9 +86,12 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
         model_calls: 0,
     };
     commit(ctx, history, vec![user]).await?;
-    let (turn, session) = (&ctx.turn, &ctx.session);
-    let schemas = session.tools.schemas();
+    let turn = &ctx.turn;
+    let mut session = ctx.session.clone();
     loop {
+        // Before every model call: tools of an MCP server that died leave, new ones join.
+        super::live_tools::refresh(turn, &mut session);
+        let schemas = session.tools.schemas();
         let budget_spent = outcome.model_calls >= turn.max_iterations;
         if budget_spent {
             // One last tool-less call for a summary.
@@ -155,7 +161,7 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
             }
             return Ok(outcome);
         }
-        let (outputs, cancelled) = step::run_tool_calls(ctx, &calls).await;
+        let (outputs, cancelled) = step::run_tool_calls(ctx, &session, &calls).await;
         let mut results: Vec<Message> = calls
             .iter()
             .zip(outputs)

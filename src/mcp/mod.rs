@@ -10,6 +10,7 @@
 
 mod client;
 pub mod config;
+mod health;
 pub mod naming;
 mod sse;
 mod supervisor;
@@ -23,7 +24,7 @@ use crate::tools::Tool;
 
 pub use client::{ConnectError, child_env};
 pub use config::{McpServerConfig, parse_servers};
-pub use supervisor::{McpSupervisor, NoticeCallback, ToolsCallback};
+pub use supervisor::{McpHealth, McpSupervisor, NoticeCallback, ToolsCallback};
 pub use tool::McpTool;
 
 /// Whether `type: "http"` (streamable HTTP) servers are supported: advertise
@@ -40,6 +41,9 @@ pub struct McpOptions {
     pub connect_timeout: Duration,
     /// One `tools/call`.
     pub call_timeout: Duration,
+    /// How often a supervised network server (HTTP, SSE) is pinged to notice that it went
+    /// away; `None` turns the ping off. Stdio servers need none: their exit is seen directly.
+    pub ping_interval: Option<Duration>,
 }
 
 impl Default for McpOptions {
@@ -49,6 +53,8 @@ impl Default for McpOptions {
             connect_timeout: Duration::from_secs(30),
             // Hermes' default MCP tool timeout.
             call_timeout: Duration::from_secs(120),
+            // Rare enough to cost nothing; a dead server is also found by the first failed call.
+            ping_interval: Some(Duration::from_secs(30)),
         }
     }
 }

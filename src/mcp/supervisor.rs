@@ -1,17 +1,20 @@
 //! The MCP servers of one session, kept healthy: each server connects on its own task and its
-//! tools join the session as soon as it is ready; before every turn, `prepare_turn` finds servers
-//! that died (transport closed, child exited, or a call that lost its transport), removes their
-//! tools, reconnects them with backoff, and waits a bounded time for servers still connecting.
+//! tools join the session as soon as it is ready. `McpHealth::check` — run by a turn before
+//! every model call, and by `prepare_turn` before every turn — finds servers that died
+//! (transport closed, child exited, a call that lost its transport, a failed liveness ping of a
+//! network server), removes their tools at once and reconnects them with backoff in the
+//! background; `prepare_turn` also waits a bounded time for servers still (re)connecting.
 //! Everything the user should know comes back as notices; nothing here fails a session.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use tokio::sync::watch;
 
 use super::client::{self, ServerConnection};
+use super::health::{self, is_dead};
 use super::{McpOptions, McpServerConfig, McpTool, tool};
 use crate::sync::lock;
 use crate::tools::Tool;
@@ -44,11 +47,21 @@ struct Shared {
     on_tools: ToolsCallback,
     on_notice: NoticeCallback,
     closed: AtomicBool,
+    /// Bumped after every tool list handed to `on_tools`, so a running turn knows to re-read.
+    tools_generation: AtomicU64,
 }
 
 struct Entry {
     config: McpServerConfig,
     status: Status,
+    /// Announced as stopped and not yet announced as back.
+    announced_down: bool,
+}
+
+/// A cheap handle on a session's MCP servers for a running turn (see [`McpHealth::check`]).
+#[derive(Clone)]
+pub struct McpHealth {
+    shared: Arc<Shared>,
 }
 
 enum Status {
@@ -87,6 +100,7 @@ impl McpSupervisor {
                     .map(|config| Entry {
                         config,
                         status: Status::Connecting,
+                        announced_down: false,
                     })
                     .collect(),
             ),
@@ -94,6 +108,7 @@ impl McpSupervisor {
             on_tools,
             on_notice,
             closed: AtomicBool::new(false),
+            tools_generation: AtomicU64::new(0),
         });
         for name in names {
             tokio::spawn(connect_task(shared.clone(), name, &RECONNECT_BACKOFF[..1], false));
@@ -102,20 +117,9 @@ impl McpSupervisor {
     }
 
     /// Before a turn: announces and reconnects dead servers, then waits up to `wait` for servers
-    /// still connecting. Returns the notices for the user.
+    /// still (re)connecting. Returns the notices for the user.
     pub async fn prepare_turn(&self, wait: Duration) -> Vec<String> {
-        let mut notices = Vec::new();
-        let dead = self.shared.take_dead();
-        if !dead.is_empty() {
-            self.shared.publish_tools();
-            for name in &dead {
-                tracing::warn!(server = %name, "MCP server stopped; reconnecting");
-                notices.push(format!(
-                    "MCP server '{name}' stopped; its tools are unavailable until it is reconnected"
-                ));
-                tokio::spawn(connect_task(self.shared.clone(), name.clone(), RECONNECT_BACKOFF, true));
-            }
-        }
+        let mut notices = self.health().check();
         let mut changes = self.shared.changed.subscribe();
         let deadline = tokio::time::Instant::now() + wait;
         loop {
@@ -133,11 +137,20 @@ impl McpSupervisor {
                 break;
             }
         }
-        let back = self.shared.names_where(|s| matches!(s, Status::Up { .. }));
-        for name in dead.iter().filter(|n| back.contains(n)) {
-            notices.push(format!("MCP server '{name}' reconnected"));
+        for entry in self.shared.entries().iter_mut() {
+            if entry.announced_down && matches!(entry.status, Status::Up { .. }) {
+                entry.announced_down = false;
+                notices.push(format!("MCP server '{}' reconnected", entry.config.name()));
+            }
         }
         notices
+    }
+
+    /// A handle a running turn keeps to drop dead servers' tools between model calls.
+    pub fn health(&self) -> McpHealth {
+        McpHealth {
+            shared: self.shared.clone(),
+        }
     }
 
     /// The raw names of the servers connected now.
@@ -158,6 +171,32 @@ impl McpSupervisor {
             })
             .collect();
         futures::future::join_all(connections.into_iter().map(ServerConnection::close)).await;
+    }
+}
+
+impl McpHealth {
+    /// Finds servers that died since the last look: removes their tools from the session (the
+    /// next model call no longer offers them), starts reconnecting them in the background and
+    /// returns one notice per server. Cheap — flags, a transport check and a `waitid` per
+    /// server, no round trip — so a turn runs it before every model call.
+    pub fn check(&self) -> Vec<String> {
+        let dead = self.shared.take_dead();
+        if dead.is_empty() {
+            return Vec::new();
+        }
+        self.shared.publish_tools();
+        dead.into_iter()
+            .map(|name| {
+                tracing::warn!(server = %name, "MCP server stopped; reconnecting");
+                tokio::spawn(connect_task(self.shared.clone(), name.clone(), RECONNECT_BACKOFF, true));
+                format!("MCP server '{name}' stopped; its tools are unavailable until it is reconnected")
+            })
+            .collect()
+    }
+
+    /// Changes whenever the session's MCP tools change (a server connected, died or came back).
+    pub fn tools_generation(&self) -> u64 {
+        self.shared.tools_generation.load(Ordering::SeqCst)
     }
 }
 
@@ -183,6 +222,7 @@ impl Shared {
                 && (lost.load(Ordering::SeqCst) || is_dead(connection))
             {
                 entry.status = Status::Connecting;
+                entry.announced_down = true;
                 dead.push(entry.config.name().to_string());
             }
         }
@@ -207,10 +247,16 @@ impl Shared {
             }
         }
         (self.on_tools)(all);
+        // After the hand-over: whoever sees the new number finds the new tools in place.
+        self.tools_generation.fetch_add(1, Ordering::SeqCst);
     }
 
     fn set_status(&self, name: &str, status: Status) {
         if let Some(entry) = self.entries().iter_mut().find(|e| e.config.name() == name) {
+            if matches!(status, Status::Failed) {
+                // The failure notice says it all; "reconnected" will not follow.
+                entry.announced_down = false;
+            }
             entry.status = status;
         }
         self.changed.send_modify(|n| *n += 1);
@@ -245,6 +291,16 @@ async fn connect_task(shared: Arc<Shared>, name: String, backoff: &'static [Dura
                 tracing::info!(server = %name, tools = connection.tools.len(), reconnect, "MCP server connected");
                 let lost = Arc::new(AtomicBool::new(false));
                 let peer = connection.service.peer().clone();
+                if connection.child.is_none()
+                    && let Some(interval) = shared.options.ping_interval
+                {
+                    tokio::spawn(health::ping_until_lost(
+                        name.clone(),
+                        peer.clone(),
+                        interval,
+                        lost.clone(),
+                    ));
+                }
                 let tools = connection
                     .tools
                     .iter()
@@ -277,39 +333,6 @@ async fn connect_task(shared: Arc<Shared>, name: String, backoff: &'static [Dura
         message: last_error,
     };
     (shared.on_notice)(failure.to_string());
-}
-
-/// Whether a connection is gone: its transport closed, or its stdio child exited.
-fn is_dead(connection: &ServerConnection) -> bool {
-    connection.service.peer().is_transport_closed() || connection.child.as_ref().is_some_and(|c| child_exited(c.pid()))
-}
-
-/// Whether our child `pid` has exited (without reaping it: the transport owns the handle).
-#[cfg(unix)]
-fn child_exited(pid: u32) -> bool {
-    let id: libc::id_t = pid;
-    // SAFETY: an all-zero siginfo_t is a valid value for waitid to fill in.
-    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-    // SAFETY: waitid only writes into `info`; WNOWAIT leaves the child waitable for its owner.
-    let rc = unsafe {
-        libc::waitid(
-            libc::P_PID,
-            id,
-            &mut info,
-            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-        )
-    };
-    if rc != 0 {
-        // ECHILD: already reaped by its owner, so it is gone.
-        return std::io::Error::last_os_error().raw_os_error() == Some(libc::ECHILD);
-    }
-    // SAFETY: waitid succeeded, so `info` holds a valid (possibly empty) child record.
-    unsafe { info.si_pid() != 0 }
-}
-
-#[cfg(not(unix))]
-fn child_exited(_pid: u32) -> bool {
-    false
 }
 
 fn quoted(names: &[String]) -> String {

@@ -1,6 +1,7 @@
 //! MCP health through the real binary: a server that never answers `initialize` does not hold
 //! a prompt (bounded wait, notice naming it); a server that dies is announced, reconnected
-//! before the next turn and its tools work again; one that cannot come back leaves the tools.
+//! before the next turn and its tools work again; one that cannot come back leaves the tools;
+//! one that dies during a tool call leaves the very next model request of that turn.
 
 use serde_json::{Value, json};
 
@@ -137,5 +138,61 @@ async fn a_server_that_cannot_come_back_leaves_the_next_model_request() {
     let names = tool_names(mock.requests().last().unwrap());
     assert!(!names.iter().any(|n| n.starts_with("mcp_tester_")), "{names:?}");
     assert!(names.contains(&"read_file".to_string()), "{names:?}");
+    assert_eq!(agent.shutdown().await, Some(0));
+}
+
+#[tokio::test]
+async fn a_server_that_dies_during_a_tool_call_leaves_the_next_model_request_of_the_same_turn() {
+    let mock = MockLlm::start().await;
+    let home = TestHome::new(&mock.url());
+    let servers = json!([{"name": "tester", "command": server_binary(), "args": [], "env": []}]);
+    let (mut agent, session) = start(&home, servers).await;
+    let (pid, _) = pid_turn(&mut agent, &mock, &session, "p1").await;
+
+    // The model starts a call that never ends on its own; the server dies while it runs.
+    mock.push(mock_llm::tool_calls(&[(
+        "s1",
+        "mcp_tester_slow",
+        json!({"ms": 600_000}),
+    )]));
+    mock.push(mock_llm::text(&["carrying on without it"]));
+    agent.notifications();
+    let id = agent
+        .send_request(
+            "session/prompt",
+            json!({"sessionId": session, "prompt": [{"type": "text", "text": "go"}]}),
+        )
+        .await;
+    agent
+        .wait(|m| {
+            let u = &m["params"]["update"];
+            u["sessionUpdate"] == "tool_call_update" && u["toolCallId"] == "s1" && u["status"] == "in_progress"
+        })
+        .await;
+    kill(pid);
+    let response = agent.response(id).await;
+    assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+    let updates = agent.notifications();
+    let said = notices(&updates);
+    assert!(said.contains("MCP server 'tester' stopped"), "{said}");
+
+    let requests = mock.requests();
+    let last = requests.last().unwrap();
+    assert!(
+        tool_result(last, "s1").contains("stopped"),
+        "{}",
+        tool_result(last, "s1")
+    );
+    let names = tool_names(last);
+    assert!(!names.iter().any(|n| n.starts_with("mcp_tester_")), "{names:?}");
+    assert!(names.contains(&"read_file".to_string()), "{names:?}");
+
+    // Reconnected before the next turn, its tools are offered again.
+    let (again, updates) = pid_turn(&mut agent, &mock, &session, "p2").await;
+    assert_ne!(again, pid);
+    assert!(
+        notices(&updates).contains("MCP server 'tester' reconnected"),
+        "{updates:?}"
+    );
     assert_eq!(agent.shutdown().await, Some(0));
 }

@@ -11,8 +11,15 @@ use super::{call, server_binary};
 
 /// Starts the example in HTTP mode (`--http` or `--sse`) and returns it with its URL.
 async fn http_server(mode: &str) -> (tokio::process::Child, String) {
+    let (child, port) = http_server_with(&[mode]).await;
+    let path = if mode == "--sse" { "sse" } else { "mcp" };
+    (child, format!("http://127.0.0.1:{port}/{path}"))
+}
+
+/// Starts the example with `args` and returns it with the port it listens on.
+pub(super) async fn http_server_with(args: &[&str]) -> (tokio::process::Child, String) {
     let mut child = tokio::process::Command::new(server_binary())
-        .arg(mode)
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .kill_on_drop(true)
@@ -25,8 +32,7 @@ async fn http_server(mode: &str) -> (tokio::process::Child, String) {
         .unwrap()
         .unwrap();
     let port = line.strip_prefix("LISTENING ").unwrap().to_string();
-    let path = if mode == "--sse" { "sse" } else { "mcp" };
-    (child, format!("http://127.0.0.1:{port}/{path}"))
+    (child, port)
 }
 
 #[tokio::test]

@@ -1,14 +1,14 @@
 //! Connection lifecycle: failing and hanging servers, call timeouts and cancellation, and
 //! stdio children (with their process groups) killed on close and on drop.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use hermes_acp::mcp::{self, McpOptions, McpServerConfig};
 use hermes_acp::tools::ToolRegistry;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use super::{call, call_with, ctx, process_gone, processes_in, server_binary, stdio, wait_gone};
+use super::{call, call_with, ctx, process_gone, processes_in, server_binary, stdio, wait_gone, wait_none_in};
 
 #[tokio::test]
 async fn failing_servers_are_reported_without_failing_the_others() {
@@ -28,9 +28,7 @@ async fn failing_servers_are_reported_without_failing_the_others() {
             headers: vec![],
         },
     ];
-    let started = Instant::now();
     let conns = mcp::connect_all(servers, project.path()).await;
-    assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
     assert_eq!(conns.server_names(), ["good"]);
     let failures: Vec<(&str, &str)> = conns
         .failures()
@@ -51,6 +49,8 @@ async fn failing_servers_are_reported_without_failing_the_others() {
         "{failures:?}"
     );
     assert_eq!(failures[2].0, "refused");
+    // Each failed for its own reason, not by waiting out the 30 s connect deadline.
+    assert!(failures.iter().all(|f| !f.1.contains("timed out")), "{failures:?}");
     let notice = conns.failure_notice().unwrap();
     assert!(notice.contains("MCP server 'missing' is unavailable"), "{notice}");
     assert!(conns.tools().iter().all(|t| t.name().starts_with("mcp_good_")));
@@ -65,9 +65,7 @@ async fn a_hanging_server_times_out_and_is_killed() {
         ..McpOptions::default()
     };
     let servers = vec![stdio("hang", &["--hang"], &[])];
-    let started = Instant::now();
     let conns = mcp::connect_all_with(servers, project.path(), options).await;
-    assert!(started.elapsed() < Duration::from_secs(5));
     assert_eq!(conns.failures().len(), 1);
     assert!(
         conns.failures()[0].message.contains("timed out"),
@@ -75,14 +73,10 @@ async fn a_hanging_server_times_out_and_is_killed() {
         conns.failures()
     );
     assert!(conns.child_pids().is_empty());
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !processes_in(project.path()).is_empty() && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert_eq!(
-        processes_in(project.path()),
-        Vec::<u32>::new(),
-        "the hanging server survived"
+    assert!(
+        wait_none_in(project.path()).await,
+        "the hanging server survived: {:?}",
+        processes_in(project.path())
     );
 }
 
@@ -100,13 +94,15 @@ async fn cancel_and_call_timeout_end_a_slow_call() {
     // The slow call would answer "done" after 5 s: "timed out" proves the deadline cut it.
     assert!(timed_out.content.contains("timed out"), "{}", timed_out.content);
 
+    // Cancel once the call is under way (sent, waiting for its answer).
     let cancel = CancellationToken::new();
-    let trigger = cancel.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        trigger.cancel();
-    });
-    let cancelled = call_with(&conns, "mcp_t_slow", json!({"ms": 5000}), &ctx(project.path(), cancel)).await;
+    let cx = ctx(project.path(), cancel.clone());
+    let cancelled = {
+        let mut slow = std::pin::pin!(call_with(&conns, "mcp_t_slow", json!({"ms": 5000}), &cx));
+        assert!(futures::poll!(&mut slow).is_pending());
+        cancel.cancel();
+        slow.await
+    };
     assert_eq!(cancelled.content, r#"{"error":"Interrupted","interrupted":true}"#);
 
     // The connection still works after abandoned calls.
@@ -129,9 +125,7 @@ async fn close_kills_the_child_and_later_calls_fail_cleanly() {
     assert_eq!(conns.child_pids(), [pid]);
     assert!(!process_gone(pid));
     let tools = conns.tools();
-    let started = Instant::now();
     conns.close().await;
-    assert!(started.elapsed() < Duration::from_secs(5));
     assert!(wait_gone(pid).await, "server {pid} survived close");
 
     let registry = ToolRegistry::new(tools);
@@ -169,16 +163,10 @@ async fn close_kills_the_whole_process_group_of_a_stubborn_server() {
     let conns = mcp::connect_all(servers, project.path()).await;
     assert!(conns.failures().is_empty(), "{:?}", conns.failures());
     assert_eq!(processes_in(project.path()).len(), 2);
-    let started = Instant::now();
     conns.close().await;
-    assert!(started.elapsed() < Duration::from_secs(8), "{:?}", started.elapsed());
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !processes_in(project.path()).is_empty() && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert_eq!(
-        processes_in(project.path()),
-        Vec::<u32>::new(),
-        "part of the server survived close"
+    assert!(
+        wait_none_in(project.path()).await,
+        "part of the server survived close: {:?}",
+        processes_in(project.path())
     );
 }

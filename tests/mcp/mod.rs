@@ -5,6 +5,7 @@
 
 mod health;
 mod http;
+mod http_health;
 mod lifecycle;
 mod through_acp;
 
@@ -89,8 +90,8 @@ fn process_gone(pid: u32) -> bool {
 }
 
 /// Live processes whose working directory is `dir` (each test has its own project folder, so
-/// these are the MCP servers it started).
-fn processes_in(dir: &Path) -> Vec<u32> {
+/// these are the MCP servers or commands it started).
+pub(crate) fn processes_in(dir: &Path) -> Vec<u32> {
     let dir = dir.canonicalize().unwrap();
     std::fs::read_dir("/proc")
         .unwrap()
@@ -101,15 +102,26 @@ fn processes_in(dir: &Path) -> Vec<u32> {
         .collect()
 }
 
-async fn wait_gone(pid: u32) -> bool {
+/// Polls `done` until it holds; false if it still does not after ten seconds (a hang guard:
+/// the condition is what the test waits for, never the time).
+pub(crate) async fn poll_until(done: impl Fn() -> bool) -> bool {
     let deadline = Instant::now() + Duration::from_secs(10);
     while Instant::now() < deadline {
-        if process_gone(pid) {
+        if done() {
             return true;
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    false
+    done()
+}
+
+async fn wait_gone(pid: u32) -> bool {
+    poll_until(|| process_gone(pid)).await
+}
+
+/// Waits until no live process has `dir` as its working directory.
+pub(crate) async fn wait_none_in(dir: &Path) -> bool {
+    poll_until(|| processes_in(dir).is_empty()).await
 }
 
 #[tokio::test]

@@ -18,6 +18,8 @@ pub(super) enum ParseFailure {
     TooDeep,
     #[error("shell syntax not understood: {0}")]
     Syntax(String),
+    #[error("redirect file descriptor out of range")]
+    FdOutOfRange,
 }
 
 static OPTIONS: LazyLock<ParserOptions> = LazyLock::new(|| ParserOptions {
@@ -55,12 +57,36 @@ fn nesting(text: &str) -> usize {
     max
 }
 
+/// Whether a run of digits right before `<` or `>` is too large for a file descriptor:
+/// brush-parser 0.4 unwraps the number as an `i32` and panics (found by `fuzz/command_assess`).
+/// Bash refuses such a redirect too. Quoting is ignored (refusing more only makes us more
+/// cautious).
+fn fd_out_of_range(text: &str) -> bool {
+    let mut value: u64 = 0;
+    let mut digits = false;
+    for b in text.bytes() {
+        if b.is_ascii_digit() {
+            value = value.saturating_mul(10).saturating_add(u64::from(b - b'0'));
+            digits = true;
+            continue;
+        }
+        if digits && matches!(b, b'<' | b'>') && value > i32::MAX as u64 {
+            return true;
+        }
+        (value, digits) = (0, false);
+    }
+    false
+}
+
 fn check_limits(text: &str, depth: usize) -> Result<(), ParseFailure> {
     if text.len() > MAX_COMMAND_BYTES {
         return Err(ParseFailure::TooLarge);
     }
     if depth + nesting(text) > MAX_DEPTH {
         return Err(ParseFailure::TooDeep);
+    }
+    if fd_out_of_range(text) {
+        return Err(ParseFailure::FdOutOfRange);
     }
     Ok(())
 }
@@ -90,7 +116,27 @@ pub(super) fn heredoc(text: &str) -> Result<Vec<WordPieceWithSource>, ParseFailu
 
 #[cfg(test)]
 mod tests {
-    use super::nesting;
+    use super::{ParseFailure, nesting, program};
+
+    /// Regression (fuzz/command_assess crash-00d85246…): a huge redirect fd number panicked
+    /// inside brush-parser.
+    #[test]
+    fn an_out_of_range_redirect_fd_is_refused_without_a_panic() {
+        let crash = b"\xdd()(222222222222226>6>*>(";
+        let text = String::from_utf8_lossy(crash);
+        assert!(matches!(program(&text, 0), Err(ParseFailure::FdOutOfRange)));
+        assert!(matches!(
+            program("echo 99999999999>x", 0),
+            Err(ParseFailure::FdOutOfRange)
+        ));
+        assert!(matches!(
+            program("echo hi 2147483648<x", 0),
+            Err(ParseFailure::FdOutOfRange)
+        ));
+        // In range, or not a redirect: parsed as before.
+        assert!(program("echo 2147483647>x", 0).is_ok());
+        assert!(program("echo 99999999999 > x", 0).is_ok());
+    }
 
     #[test]
     fn nesting_counts_brackets_keywords_and_backticks() {

@@ -1,15 +1,18 @@
 //! MCP servers for a session: config.yaml's and the editor's, supervised in the background
 //! (`mcp::McpSupervisor`). Servers join the session's tools when they are ready; before each
 //! turn, dead servers are announced and reconnected and the turn waits a bounded time for
-//! servers still connecting.
+//! servers still connecting; during a turn, `SessionLiveTools` keeps the offered tools current
+//! between model calls.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use super::SessionManager;
 use crate::agent::Sink;
 use crate::agent::events::AgentEvent;
-use crate::mcp::{McpOptions, McpSupervisor};
+use crate::agent::live_tools::{LiveTools, ToolsRefresh};
+use crate::mcp::{McpHealth, McpOptions, McpSupervisor};
 use crate::session::Session;
 
 /// How long a prompt waits for servers still connecting (or reconnecting) before it starts
@@ -70,14 +73,43 @@ impl SessionManager {
     }
 
     /// Before a turn: dead MCP servers are announced and reconnected, and servers still
-    /// connecting get up to [`MCP_TURN_WAIT`]; every notice goes to the turn's events.
-    pub(super) async fn prepare_mcp(&self, session: &Session, events: &Sink) {
+    /// connecting get up to [`MCP_TURN_WAIT`]; every notice goes to the turn's events. Returns
+    /// the servers' health handle for the turn (`None` without MCP servers).
+    pub(super) async fn prepare_mcp(&self, session: &Session, events: &Sink) -> Option<McpHealth> {
         let slot = session.mcp.lock().await;
-        let Some(supervisor) = slot.as_ref() else {
-            return;
-        };
+        let supervisor = slot.as_ref()?;
         for notice in supervisor.prepare_turn(MCP_TURN_WAIT).await {
             events.emit(AgentEvent::Notice(notice));
+        }
+        Some(supervisor.health())
+    }
+}
+
+/// A turn's view of its session's tools while MCP servers come and go.
+pub(super) struct SessionLiveTools {
+    session: Arc<Session>,
+    health: McpHealth,
+    /// The tool generation the turn has seen.
+    seen: AtomicU64,
+}
+
+impl SessionLiveTools {
+    /// Call before taking the turn's tools from the session: a change that lands in between is
+    /// then seen as new (harmless), never missed.
+    pub(super) fn new(session: Arc<Session>, health: McpHealth) -> SessionLiveTools {
+        let seen = AtomicU64::new(health.tools_generation());
+        SessionLiveTools { session, health, seen }
+    }
+}
+
+impl LiveTools for SessionLiveTools {
+    fn refresh(&self) -> ToolsRefresh {
+        let notices = self.health.check();
+        let generation = self.health.tools_generation();
+        let changed = self.seen.swap(generation, Ordering::SeqCst) != generation;
+        ToolsRefresh {
+            notices,
+            tools: changed.then(|| self.session.tools()),
         }
     }
 }

@@ -29,19 +29,23 @@ impl SessionManager {
             let history = session.history.lock().await;
             // Inside this turn (its updates, its cancel): reconnect dead MCP servers and wait,
             // bounded, for those still connecting, so their tools are offered from the start.
-            self.prepare_mcp(session, &seams.events).await;
-            history
+            let health = self.prepare_mcp(session, &seams.events).await;
+            (history, health)
         };
-        let mut history = tokio::select! {
+        let (mut history, health) = tokio::select! {
             biased;
             () = cancel.cancelled() => return Ok(TurnOutcome::cancelled_before_start()),
-            history = waited => history,
+            waited = waited => waited,
         };
         if session.is_closed() {
             return Err(SessionError::NotFound(session.id.clone()));
         }
         ticket.mark_running();
         let settings = session.settings();
+        // Before taking the tools, so a change in between is seen as new, never missed.
+        let live_tools = health.map(|h| {
+            Arc::new(super::mcp::SessionLiveTools::new(session.clone(), h)) as Arc<dyn agent::live_tools::LiveTools>
+        });
         let tools = session.tools();
         let system_prompt = match session.cached_system_prompt() {
             Some(prompt) => prompt,
@@ -83,6 +87,7 @@ impl SessionManager {
             max_iterations: self.config().max_iterations,
             cancel,
             events: seams.events,
+            live_tools,
         };
         let ctx = TurnContext {
             services: self.services.clone(),

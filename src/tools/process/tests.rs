@@ -130,16 +130,13 @@ async fn list_and_kill_take_down_the_whole_group() {
         assert!(entry.get(key).is_some(), "list entry lacks {key}");
     }
 
-    let deadline = Instant::now() + Duration::from_secs(3);
-    while !dir.path().join("pidfile").exists() && Instant::now() < deadline {
+    // The pid is complete once its newline is written.
+    let pidfile = dir.path().join("pidfile");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !std::fs::read_to_string(&pidfile).is_ok_and(|p| p.ends_with('\n')) && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    let grandchild: i32 = std::fs::read_to_string(dir.path().join("pidfile"))
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
+    let grandchild: i32 = std::fs::read_to_string(&pidfile).unwrap().trim().parse().unwrap();
 
     let (killed, is_error) = process(&ctx, json!({"action": "kill", "session_id": id})).await;
     assert!(!is_error);
@@ -198,14 +195,12 @@ async fn wait_times_out_clamps_and_is_cancellable() {
     assert_eq!(waited["timeout_note"], "Waited 1s, process still running");
     assert_eq!(waited["output"], "started\n");
 
-    let cancel = ctx.cancel.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        cancel.cancel();
-    });
-    let started = Instant::now();
-    let (waited, _) = process(&ctx, json!({"action": "wait", "session_id": id})).await;
-    assert!(started.elapsed() < Duration::from_secs(5));
+    // Cancel once the wait is under way; left alone it would wait for the 30 s sleep.
+    let args = json!({"action": "wait", "session_id": id});
+    let mut wait = std::pin::pin!(process(&ctx, args));
+    assert!(futures::poll!(&mut wait).is_pending());
+    ctx.cancel.cancel();
+    let (waited, _) = wait.await;
     assert_eq!(waited["status"], "interrupted");
 
     let mut ctx = ctx.clone();

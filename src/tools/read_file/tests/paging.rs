@@ -191,11 +191,10 @@ async fn huge_files_stream_the_first_page_and_estimate_the_total() {
         }
     }
     let ctx = test_ctx(dir.path());
-    let started = Instant::now();
+    // Fast because the file is not counted to its end: the total is an estimate (its speed
+    // is measured in the `tools` bench, not asserted here).
     let (value, is_error) = read(&ctx, json!({"path": "huge.log", "limit": 10})).await;
-    let elapsed = started.elapsed();
     assert!(!is_error);
-    assert!(elapsed < Duration::from_secs(2), "first page took {elapsed:?}");
     assert_eq!(value["content"].as_str().unwrap().lines().count(), 10);
     assert_eq!(value["truncated"], true);
     assert_eq!(value["total_lines_estimated"], true);

@@ -47,13 +47,11 @@ async fn device_paths_and_fifos_are_refused_without_blocking() {
     let fifo = dir.path().join("pipe");
     let c_path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
     assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
-    let started = Instant::now();
     let (value, is_error) = tokio::time::timeout(Duration::from_secs(5), read(&ctx, json!({"path": "pipe"})))
         .await
         .expect("reading a FIFO must not block");
     assert!(is_error);
     assert!(value["error"].as_str().unwrap().contains("not a regular file"));
-    assert!(started.elapsed() < Duration::from_secs(5));
 
     let (value, is_error) = read(&ctx, json!({"path": "."})).await;
     assert!(is_error);

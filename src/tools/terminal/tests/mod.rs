@@ -6,7 +6,7 @@ mod background;
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
@@ -70,10 +70,10 @@ async fn runs_a_command_and_merges_stderr() {
 async fn stdin_is_dev_null_so_readers_never_hang() {
     let dir = tempfile::tempdir().unwrap();
     let ctx = allow_all(dir.path());
-    let started = Instant::now();
+    // A reader of a real stdin would wait until the 10 s timeout and report it instead.
     let (result, _) = call(&ctx, json!({"command": "cat; read line; echo after", "timeout": 10})).await;
     assert_eq!(result["output"], "after");
-    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(result["exit_code"], 0);
 }
 
 #[tokio::test]
@@ -187,9 +187,7 @@ async fn timeout_kills_the_whole_group_and_reports_124() {
     let dir = tempfile::tempdir().unwrap();
     let ctx = allow_all(dir.path());
     let command = "sh -c 'sleep 30 & echo $! > pidfile; wait'";
-    let started = Instant::now();
     let (result, out) = call(&ctx, json!({"command": command, "timeout": 1})).await;
-    assert!(started.elapsed() < Duration::from_secs(5));
     assert!(out.is_error);
     assert_eq!(result["exit_code"], 124);
     assert_eq!(result["error"], "Command timed out after 1 seconds");
@@ -205,14 +203,17 @@ async fn timeout_kills_the_whole_group_and_reports_124() {
 async fn cancel_kills_the_command_and_returns_promptly() {
     let dir = tempfile::tempdir().unwrap();
     let ctx = allow_all(dir.path());
+    // Cancel once the command runs (it wrote its pid); left alone it would run for 30 s and
+    // exit 0, which the assertions below would catch.
     let cancel = ctx.cancel.clone();
+    let pidfile = dir.path().join("pidfile");
     tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        while !std::fs::read_to_string(&pidfile).is_ok_and(|p| p.ends_with('\n')) {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
         cancel.cancel();
     });
-    let started = Instant::now();
     let (result, out) = call(&ctx, json!({"command": "echo before; echo $$ > pidfile; sleep 30"})).await;
-    assert!(started.elapsed() < Duration::from_secs(5));
     assert!(out.is_error);
     assert_eq!(result["exit_code"], 130);
     assert_eq!(result["status"], "cancelled");
