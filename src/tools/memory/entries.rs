@@ -4,8 +4,7 @@
 //! an exclusive `flock` on `<file>.lock` (other sessions and processes write too) and replaces
 //! it atomically. A file edited by hand into a shape the tool would not write back unchanged is
 //! backed up and left alone rather than silently rewritten (Hermes issue #26045).
-//! Over 400 lines because locking, atomic replacement and private file modes belong to each
-//! mutation; the result/error shapes are the piece to move out when it next grows.
+//! Counting, wording and screening entries live in `format.rs`.
 
 use std::fs::{File, OpenOptions};
 use std::io;
@@ -13,6 +12,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use super::format::preview;
+pub use super::format::{char_len, commas, failure, joined_len, parse_entries, percent, sanitize_entries};
 use super::threats;
 use crate::tools::file_io::atomic_write;
 
@@ -82,78 +83,6 @@ pub fn memory_dir(hermes_home: &Path) -> PathBuf {
     hermes_home.join("memories")
 }
 
-/// Characters as Python counts them (code points), which is what the budgets are in.
-pub fn char_len(text: &str) -> usize {
-    text.chars().count()
-}
-
-pub(super) fn joined_len(entries: &[String]) -> usize {
-    if entries.is_empty() {
-        return 0;
-    }
-    entries.iter().map(|e| char_len(e)).sum::<usize>() + char_len(ENTRY_DELIMITER) * (entries.len() - 1)
-}
-
-/// `1234567` → `1,234,567` (Python's `{:,}`).
-pub fn commas(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Usage as a whole percentage, capped at 100 (0 for a zero budget).
-pub fn percent(current: usize, limit: usize) -> usize {
-    (current * 100).checked_div(limit).map_or(0, |p| p.min(100))
-}
-
-/// Splits a file's text into entries (trimmed, empty ones and exact duplicates dropped).
-pub fn parse_entries(raw: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for entry in raw.split(ENTRY_DELIMITER).map(str::trim).filter(|e| !e.is_empty()) {
-        if !out.iter().any(|e| e == entry) {
-            out.push(entry.to_string());
-        }
-    }
-    out
-}
-
-/// Entries safe to show the model: one that matches a threat pattern is replaced by a
-/// placeholder (the file keeps it so the user can see and remove it).
-pub fn sanitize_entries(entries: &[String], file_name: &str) -> Vec<String> {
-    entries
-        .iter()
-        .map(|entry| {
-            if entry.is_empty() || entry.starts_with("[BLOCKED:") {
-                return entry.clone();
-            }
-            let size = char_len(entry);
-            if size > threats::MAX_SCAN_CHARS {
-                return format!(
-                    "[BLOCKED: {file_name} entry too large to scan ({} chars). Removed from system prompt; use \
-                     memory(action=remove) to delete the original.]",
-                    commas(size)
-                );
-            }
-            let findings = threats::scan(entry);
-            if findings.is_empty() {
-                return entry.clone();
-            }
-            tracing::warn!(file = file_name, findings = %findings.join(", "), "memory entry blocked");
-            format!(
-                "[BLOCKED: {file_name} entry contained threat pattern(s): {}. Removed from system prompt; use \
-                 memory(action=remove) to delete the original.]",
-                findings.join(", ")
-            )
-        })
-        .collect()
-}
-
 /// An exclusive lock on `<file>.lock`, released on drop.
 struct FileLock(#[allow(dead_code)] File);
 
@@ -179,11 +108,6 @@ impl FileLock {
         // the same instant may lose one update.
         Ok(FileLock(file))
     }
-}
-
-/// A result with `success: false` and the given error.
-pub fn failure(error: impl Into<String>) -> Value {
-    json!({"success": false, "error": error.into()})
 }
 
 /// One memory file and its budget.
@@ -431,13 +355,6 @@ impl MemoryFile {
         );
         self.with_entries(error, &entries, true)
     }
-}
-
-fn preview(entry: &str, width: usize) -> String {
-    if char_len(entry) <= width {
-        return entry.to_string();
-    }
-    format!("{}...", entry.chars().take(width).collect::<String>())
 }
 
 /// Sets `path`'s mode (memory files and their directory are private); a failure only logs.

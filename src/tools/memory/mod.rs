@@ -6,6 +6,7 @@
 
 mod batch;
 mod entries;
+mod format;
 // Unix only: the tests check file modes.
 #[cfg(all(test, unix))]
 mod tests;
