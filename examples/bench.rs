@@ -37,7 +37,6 @@ impl Driver {
     fn spawn(binary: &str, home: &std::path::Path) -> Driver {
         let mut child = Command::new(binary)
             .env("HERMES_HOME", home)
-            .env("RUST_LOG", "warn")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
