@@ -2,7 +2,9 @@
 //! thread (tracing-appender's lossy non-blocking writer). When nobody reads our stderr and the
 //! pipe fills, that thread blocks, the queue fills, and further lines are dropped and counted —
 //! the agent itself never waits on stderr. Default level WARN; `RUST_LOG` overrides it. Every
-//! event is redacted (known secret values and patterns, `tools::redact::logs`) before it is queued.
+//! event is redacted (known secret values and patterns, `tools::redact::logs`) by the writer
+//! thread before it reaches stderr, so the thread that logs never pays for the redaction
+//! patterns (compiling them on the first warning used to delay the answer to `initialize`).
 
 use std::time::Duration;
 
@@ -14,8 +16,10 @@ use tracing_subscriber::fmt::MakeWriter;
 
 use crate::tools::redact::logs::redact_line;
 
-/// Lines that may wait for stderr before new ones are dropped (bounded memory).
-const QUEUED_LINES: usize = 16 * 1024;
+/// Lines that may wait for stderr before new ones are dropped (bounded memory). The queue is
+/// allocated whole at start, so it is sized for bursts at the default WARN level, not for a
+/// `RUST_LOG=trace` flood into a pipe nobody reads (those lines are dropped and counted).
+const QUEUED_LINES: usize = 4 * 1024;
 /// How often a growing drop count is reported (through the same lossy queue).
 const REPORT_EVERY: Duration = Duration::from_secs(10);
 
@@ -31,7 +35,7 @@ pub fn init() -> Logs {
         .lossy(true)
         .buffered_lines_limit(QUEUED_LINES)
         .thread_name("hermes-acp-log")
-        .finish(std::io::stderr());
+        .finish(RedactingStderr(std::io::stderr()));
     let dropped = writer.error_counter();
     let builder = tracing_subscriber::fmt()
         .with_writer(RedactingQueue(writer))
@@ -48,9 +52,24 @@ pub fn init() -> Logs {
     Logs { guard, dropped }
 }
 
-/// Redacts each whole event, then queues it for the writer thread (dropped when the queue is full).
+/// Queues each whole event for the writer thread (dropped when the queue is full).
 #[derive(Clone)]
 struct RedactingQueue(NonBlocking);
+
+/// The writer thread's end: each message is one whole event, redacted before it is written.
+struct RedactingStderr(std::io::Stderr);
+
+impl Write for RedactingStderr {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let line = redact_line(&String::from_utf8_lossy(bytes));
+        self.0.write_all(line.as_bytes())?;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
 
 impl<'a> MakeWriter<'a> for RedactingQueue {
     type Writer = QueuedEvent;
@@ -85,9 +104,8 @@ impl Drop for QueuedEvent {
         if self.buf.is_empty() {
             return;
         }
-        let line = redact_line(&String::from_utf8_lossy(&self.buf));
         // Lossy: never blocks; a full queue counts the line as dropped.
-        let _ = self.queue.write_all(line.as_bytes());
+        let _ = self.queue.write_all(&self.buf);
     }
 }
 
