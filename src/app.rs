@@ -33,10 +33,12 @@ pub fn wire_limits(config: &Config) -> WireLimits {
 }
 
 /// Loads the configuration and serves ACP on stdio until the editor closes stdin or a
-/// termination signal arrives.
-pub async fn serve() -> anyhow::Result<()> {
+/// termination signal arrives. `listening` runs once the signal handlers are installed (a note
+/// that tells a person to press Ctrl-C must not come before Ctrl-C is handled).
+pub async fn serve(listening: impl FnOnce()) -> anyhow::Result<()> {
     // Listen before anything else, so an early SIGTERM still gets the clean path.
     let shutdown = crate::signals::shutdown();
+    listening();
     // A broken config.yaml must not kill the agent before `initialize`: sessions report it.
     let config = Config::load_or_problem();
     let limits = wire_limits(&config);

@@ -56,11 +56,14 @@ fn main() -> ExitCode {
     } else if cli.setup {
         runtime.block_on(hermes_acp::cli::setup::run())
     } else {
-        if std::io::stdin().is_terminal() {
-            started_by_hand();
-        }
+        let by_hand = std::io::stdin().is_terminal();
         runtime.spawn(logs.reporter());
-        match runtime.block_on(hermes_acp::app::serve()) {
+        let listening = move || {
+            if by_hand {
+                started_by_hand();
+            }
+        };
+        match runtime.block_on(hermes_acp::app::serve(listening)) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 tracing::error!("{e:#}");

@@ -43,6 +43,8 @@ mod sandbox;
 mod secrets;
 /// Persistence across restarts: list, load (replay), resume, fork, close, delete, settings.
 mod sessions;
+/// `_session/steering`: inject into a running turn, start one when idle.
+mod steering;
 /// The tool loop end to end: edits, search, commands, parallel calls, budget, cancel.
 mod tool_loop;
 /// One owner per prompt: cancels never lost, exact `$/cancel_request`, ordered settings,

@@ -5,7 +5,7 @@
 
 use std::fs::File;
 use std::io::{Read, Write};
-use std::os::fd::FromRawFd;
+use std::os::fd::{AsRawFd, FromRawFd};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
@@ -108,6 +108,25 @@ impl PtyChild {
         self.master.flush().unwrap();
     }
 
+    /// Sends a line once the program has turned the terminal's echo off (hidden input): the
+    /// prompt is printed before echo goes off, and a person cannot type in between, but a test
+    /// can. Polls the terminal's own state, with a hang guard.
+    fn send_hidden(&mut self, line: &str) {
+        let deadline = Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            // SAFETY: tcgetattr fills a termios we own, from a descriptor we own.
+            let echo_off = unsafe {
+                let mut termios: libc::termios = std::mem::zeroed();
+                libc::tcgetattr(self.master.as_raw_fd(), &mut termios) == 0 && termios.c_lflag & libc::ECHO == 0
+            };
+            if echo_off {
+                return self.send(line);
+            }
+            assert!(Instant::now() < deadline, "echo never went off:\n{}", self.screen());
+            std::thread::yield_now();
+        }
+    }
+
     fn screen(&self) -> String {
         self.screen.0.lock().unwrap().clone()
     }
@@ -177,7 +196,7 @@ async fn setup_on_a_terminal_re_asks_hides_the_key_and_writes_private_files() {
     term.expect("Base URL [");
     term.send(&mock.url());
     term.expect("API key, if the server needs one (input hidden, Enter for none): ");
-    term.send("sk-pty-secret-4242");
+    term.send_hidden("sk-pty-secret-4242");
     term.expect("Model (number or id) [1]: ");
     term.send("2");
     term.expect("Testing mock-large with one tiny completion…");

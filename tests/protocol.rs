@@ -62,6 +62,12 @@ async fn initialize_describes_what_works() {
             "name": "hermes-acp",
             "title": "Hermes (Rust)",
             "version": "<version>"
+          },
+          "_meta": {
+            "steering": {
+              "supported": true,
+              "idleBehavior": "startNewTurn"
+            }
           }
         }"#]]
     .assert_eq(

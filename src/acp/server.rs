@@ -17,6 +17,7 @@ use agent_client_protocol::{
 };
 use tracing::Instrument;
 
+use super::handlers::steering::{self, SteeringRequest};
 use super::handlers::{lifecycle, prompt, sessions, settings};
 use super::state::AcpState;
 use super::wire::{self, WireLimits};
@@ -41,7 +42,9 @@ fn request_span<T: JsonRpcResponse>(responder: &Responder<T>) -> tracing::Span {
 /// - `owns`: `async fn(&AcpState, Req, Responder, cx)` on its own task, answering itself (it
 ///   sends notifications that must follow the answer);
 /// - `starts`: `fn(Arc<AcpState>, Req, Responder, cx)` on the dispatch loop, answering itself
-///   (it admits the prompt before any other message is read, then spawns).
+///   (it admits the prompt before any other message is read, then spawns);
+/// - `shared`: `async fn(Arc<AcpState>, Req, cx) -> Result<Resp, Error>` on its own task, for
+///   handlers that start work outliving the request.
 macro_rules! route {
     ($agent:expr, $state:expr, now $req:ty => $handler:path) => {{
         let state = $state.clone();
@@ -89,6 +92,17 @@ macro_rules! route {
             on_receive_request!(),
         )
     }};
+    ($agent:expr, $state:expr, shared $req:ty => $handler:path) => {{
+        let state = $state.clone();
+        $agent.on_receive_request(
+            async move |req: $req, responder, cx| {
+                let (state, span) = (state.clone(), request_span(&responder));
+                tokio::spawn(async move { reply(responder, $handler(state, req, cx).await) }.instrument(span));
+                Ok(())
+            },
+            on_receive_request!(),
+        )
+    }};
     ($agent:expr, $state:expr, starts $req:ty => $handler:path) => {{
         let state = $state.clone();
         $agent.on_receive_request(
@@ -118,6 +132,7 @@ pub fn agent(state: Arc<AcpState>) -> impl ConnectTo<Client> {
     let agent = route!(agent, state, serial SetSessionConfigOptionRequest => settings::set_config_option);
     let agent = route!(agent, state, serial SetSessionModeRequest => settings::set_mode);
     let agent = route!(agent, state, starts PromptRequest => prompt::start_prompt);
+    let agent = route!(agent, state, shared SteeringRequest => steering::steer);
     // The one notification: cancelling must never wait behind anything.
     agent.on_receive_notification(
         async move |n: CancelNotification, _cx| {

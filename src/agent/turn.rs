@@ -158,8 +158,16 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
         if calls.is_empty() {
             if assembled.finish_reason.as_deref() == Some("length") {
                 outcome.stop = StopReason::MaxTokens;
+                return Ok(outcome);
             }
-            return Ok(outcome);
+            // Guidance that arrived while the model wrote its answer: the turn goes on with it
+            // (steering never cancels, and never waits for the next prompt).
+            let guidance = session.state.take_guidance();
+            if guidance.is_empty() || turn.cancel.is_cancelled() {
+                return Ok(outcome);
+            }
+            commit(ctx, history, vec![Message::user(guidance_note(&guidance).trim_start())]).await?;
+            continue;
         }
         let (outputs, cancelled) = step::run_tool_calls(ctx, &session, &calls).await;
         let mut results: Vec<Message> = calls
@@ -179,7 +187,7 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
         if !guidance.is_empty()
             && let Some(last) = results.last_mut()
         {
-            let note = format!("\n\n[User guidance for the current task: {}]", guidance.join(" / "));
+            let note = guidance_note(&guidance);
             if let Some(crate::transcript::Part::Text { text }) = last.parts.first_mut() {
                 text.push_str(&note);
             }
@@ -190,6 +198,11 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
             return Ok(outcome);
         }
     }
+}
+
+/// How `/steer` guidance reads to the model (the reference's wording).
+fn guidance_note(guidance: &[String]) -> String {
+    format!("\n\n[User guidance for the current task: {}]", guidance.join(" / "))
 }
 
 /// One model call: the main provider with its retries, then each fallback provider in order

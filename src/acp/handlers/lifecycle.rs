@@ -55,7 +55,15 @@ pub fn initialize(state: &AcpState, req: InitializeRequest) -> Result<Initialize
     Ok(InitializeResponse::new(ProtocolVersion::V1)
         .agent_capabilities(capabilities)
         .auth_methods(methods)
-        .agent_info(Implementation::new("hermes-acp", env!("CARGO_PKG_VERSION")).title("Hermes (Rust)".to_string())))
+        .agent_info(Implementation::new("hermes-acp", env!("CARGO_PKG_VERSION")).title("Hermes (Rust)".to_string()))
+        .meta(extensions()))
+}
+
+/// Extensions peers define outside the schema, announced in the initialize result's `_meta`.
+fn extensions() -> agent_client_protocol::v1::schema::Meta {
+    let mut meta = agent_client_protocol::v1::schema::Meta::new();
+    meta.insert("steering".into(), super::steering::advertised());
+    meta
 }
 
 fn agent_method(state: &AcpState) -> AuthMethod {

@@ -5,3 +5,4 @@ pub mod lifecycle;
 pub mod prompt;
 pub mod sessions;
 pub mod settings;
+pub mod steering;

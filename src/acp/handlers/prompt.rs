@@ -16,7 +16,7 @@ use agent_client_protocol::v1::schema::{
     UsageUpdate,
 };
 use agent_client_protocol::v1::{ConnectionTo, Responder};
-use agent_client_protocol::{Client, Error};
+use agent_client_protocol::{Client, Error, RequestCancellation};
 
 use crate::acp::client::EditorFs;
 use crate::acp::commands;
@@ -41,15 +41,33 @@ pub fn start_prompt(
     responder: Responder<PromptResponse>,
     cx: ConnectionTo<Client>,
 ) {
-    let ticket = state.manager.turns().admit(&req.session_id.0);
     let rpc_cancel = responder.cancellation();
+    start_turn(state, req, cx, Some(rpc_cancel), move |result| {
+        if let Err(e) = responder.respond_with_result(result) {
+            tracing::debug!(error = %e, "could not answer session/prompt");
+        }
+    });
+}
+
+/// Admits a turn and runs it on its own task; `answer` receives how it ended (after every
+/// update of the turn). Used by `session/prompt` and by steering when the session is idle.
+pub fn start_turn(
+    state: Arc<AcpState>,
+    req: PromptRequest,
+    cx: ConnectionTo<Client>,
+    rpc_cancel: Option<RequestCancellation>,
+    answer: impl FnOnce(Result<PromptResponse, Error>) + Send + 'static,
+) {
+    let ticket = state.manager.turns().admit(&req.session_id.0);
     // A child of the request span: the turn's model calls and tool calls log beneath it.
     let span = tracing::info_span!("turn", session_id = %req.session_id.0);
     let turn = async move {
         let token = ticket.token().clone();
         let watch_rpc_cancel = async move {
-            rpc_cancel.cancelled().await;
-            token.cancel();
+            if let Some(rpc_cancel) = rpc_cancel {
+                rpc_cancel.cancelled().await;
+                token.cancel();
+            }
             std::future::pending::<()>().await
         };
         let work = AssertUnwindSafe(run(&state, req, &cx, &ticket)).catch_unwind();
@@ -69,9 +87,7 @@ pub fn start_prompt(
             ))))
         });
         drop(ticket);
-        if let Err(e) = responder.respond_with_result(result) {
-            tracing::debug!(error = %e, "could not answer session/prompt");
-        }
+        answer(result);
     };
     tokio::spawn(turn.instrument(span));
 }
