@@ -109,16 +109,10 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::now_ms;
     use crate::transcript::Message;
 
     fn record(id: &str, cwd: &str) -> SessionRecord {
-        SessionRecord {
-            id: id.into(),
-            cwd: cwd.into(),
-            created_at: now_ms(),
-            ..Default::default()
-        }
+        SessionRecord::for_test(id, cwd)
     }
 
     #[tokio::test]

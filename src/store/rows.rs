@@ -21,6 +21,19 @@ pub struct SessionRecord {
     pub preview: Option<String>,
 }
 
+#[cfg(test)]
+impl SessionRecord {
+    /// A fresh row for tests: this id and cwd, created now.
+    pub(crate) fn for_test(id: &str, cwd: &str) -> SessionRecord {
+        SessionRecord {
+            id: id.into(),
+            cwd: cwd.into(),
+            created_at: super::now_ms(),
+            ..Default::default()
+        }
+    }
+}
+
 /// Fields to change on a session row; `None` leaves a column as it is.
 #[derive(Debug, Clone, Default)]
 pub struct SessionPatch {

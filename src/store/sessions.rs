@@ -190,12 +190,7 @@ mod tests {
     use crate::transcript::{Message, ToolCall};
 
     fn record(id: &str, cwd: &str) -> SessionRecord {
-        SessionRecord {
-            id: id.into(),
-            cwd: cwd.into(),
-            created_at: now_ms(),
-            ..Default::default()
-        }
+        SessionRecord::for_test(id, cwd)
     }
 
     #[tokio::test]
