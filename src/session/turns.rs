@@ -42,10 +42,24 @@ pub struct TurnTicket {
 impl Turns {
     /// Admits a prompt of `session_id`: its cancel token exists from now on.
     pub fn admit(self: &Arc<Turns>, session_id: &str) -> TurnTicket {
+        self.admit_in(&mut self.lock(), session_id)
+    }
+
+    /// Admits a prompt only when the session has none in flight (running or waiting), checked
+    /// and done under one lock, so two callers racing for an idle session admit one prompt.
+    pub fn admit_if_idle(self: &Arc<Turns>, session_id: &str) -> Option<TurnTicket> {
+        let mut map = self.lock();
+        if map.get(session_id).is_some_and(|entries| !entries.is_empty()) {
+            return None;
+        }
+        Some(self.admit_in(&mut map, session_id))
+    }
+
+    fn admit_in(self: &Arc<Turns>, map: &mut HashMap<String, Vec<Entry>>, session_id: &str) -> TurnTicket {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let token = CancellationToken::new();
         let running = Arc::new(AtomicBool::new(false));
-        self.lock().entry(session_id.to_string()).or_default().push(Entry {
+        map.entry(session_id.to_string()).or_default().push(Entry {
             id,
             token: token.clone(),
             running: running.clone(),
@@ -78,6 +92,11 @@ impl Turns {
     }
 
     /// Whether a turn of the session is running (not merely waiting for its turn).
+    /// Whether the session has a prompt in flight, running or waiting to run.
+    pub fn has_prompts(&self, session_id: &str) -> bool {
+        self.lock().get(session_id).is_some_and(|entries| !entries.is_empty())
+    }
+
     pub fn is_running(&self, session_id: &str) -> bool {
         self.lock()
             .get(session_id)
@@ -180,6 +199,18 @@ mod tests {
         drop(second);
         assert!(turns.wait_idle("s", Duration::from_millis(10)).await);
         assert!(!turns.cancel_session("s"));
+    }
+
+    #[test]
+    fn only_an_idle_session_admits_through_admit_if_idle() {
+        let turns = Arc::new(Turns::default());
+        let first = turns.admit_if_idle("s").expect("idle");
+        assert!(turns.has_prompts("s"), "admitted counts before it runs");
+        assert!(turns.admit_if_idle("s").is_none(), "a waiting prompt makes it busy");
+        assert!(turns.admit_if_idle("t").is_some(), "other sessions are separate");
+        drop(first);
+        assert!(!turns.has_prompts("s"));
+        assert!(turns.admit_if_idle("s").is_some());
     }
 
     #[tokio::test]

@@ -59,6 +59,18 @@ pub fn start_turn(
     answer: impl FnOnce(Result<PromptResponse, Error>) + Send + 'static,
 ) {
     let ticket = state.manager.turns().admit(&req.session_id.0);
+    run_admitted(state, req, cx, ticket, rpc_cancel, answer);
+}
+
+/// Runs a prompt already admitted (`ticket`) on its own task; see `start_turn`.
+pub fn run_admitted(
+    state: Arc<AcpState>,
+    req: PromptRequest,
+    cx: ConnectionTo<Client>,
+    ticket: TurnTicket,
+    rpc_cancel: Option<RequestCancellation>,
+    answer: impl FnOnce(Result<PromptResponse, Error>) + Send + 'static,
+) {
     // A child of the request span: the turn's model calls and tool calls log beneath it.
     let span = tracing::info_span!("turn", session_id = %req.session_id.0);
     let turn = async move {

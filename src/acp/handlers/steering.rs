@@ -4,7 +4,9 @@
 //! way `/steer` does: with the next tool results, or — when the model was writing its final
 //! answer — as one more step of the same turn (`injected`). When the session is idle it starts
 //! a new turn (`startedNewTurn`), unless the request says `_meta.steering.idleBehavior:
-//! "promptRequired"`, which leaves that to the client (`promptRequired`).
+//! "promptRequired"`, which leaves that to the client (`promptRequired`). A prompt admitted but
+//! still waiting to run counts as running, and the idle check and the admission happen under
+//! one lock, so steers racing for an idle session start one turn and join it.
 
 use std::sync::Arc;
 
@@ -59,20 +61,29 @@ pub async fn steer(
         return Err(Error::invalid_params().data("steering takes text blocks with some text"));
     };
     let session = state.manager.get_or_restore(&req.session_id).await.map_err(to_rpc)?;
-    if state.manager.is_running(&session.id) {
-        session.tool_state.add_guidance(&text);
-        return Ok(SteeringResponse::new("injected"));
-    }
-    let idle_behavior = req
+    let prompt_required = req
         .meta
         .as_ref()
         .and_then(|m| m.pointer("/steering/idleBehavior"))
-        .and_then(Value::as_str);
-    if idle_behavior == Some("promptRequired") {
-        return Ok(SteeringResponse::new("promptRequired"));
-    }
+        .and_then(Value::as_str)
+        == Some("promptRequired");
+    // Checked and admitted under one lock: of two steers racing for an idle session, one
+    // starts the turn and the other joins it.
+    let ticket = if prompt_required {
+        None
+    } else {
+        state.manager.turns().admit_if_idle(&session.id)
+    };
+    let Some(ticket) = ticket else {
+        // A turn is running or waiting to run: the text joins it.
+        if prompt_required && !state.manager.turns().has_prompts(&session.id) {
+            return Ok(SteeringResponse::new("promptRequired"));
+        }
+        session.tool_state.add_guidance(&text);
+        return Ok(SteeringResponse::new("injected"));
+    };
     let prompt = PromptRequest::new(SessionId::new(req.session_id), req.prompt);
-    super::prompt::start_turn(state, prompt, cx, None, |result| {
+    super::prompt::run_admitted(state, prompt, cx, ticket, None, |result| {
         if let Err(e) = result {
             tracing::warn!(error = %e, "the turn a steering request started failed");
         }
