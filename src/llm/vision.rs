@@ -57,7 +57,9 @@ pub fn accepts_images(model: &str) -> bool {
         return true;
     }
     VISION_REASONING.iter().any(|family| {
-        name == *family || name.starts_with(&format!("{family}-20")) || name.starts_with(&format!("{family}-pro"))
+        // `o3`, `o1-2024-12-17`, `o1-pro`, but not `o3-mini`; no allocation per request.
+        name.strip_prefix(family)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with("-20") || rest.starts_with("-pro"))
     })
 }
 

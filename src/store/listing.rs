@@ -111,17 +111,16 @@ mod tests {
     use super::*;
     use crate::transcript::Message;
 
-    fn record(id: &str, cwd: &str) -> SessionRecord {
-        SessionRecord::for_test(id, cwd)
-    }
-
     #[tokio::test]
     async fn list_pages_by_cursor_and_filters_by_cwd() {
         let store = Store::open_in_memory().unwrap();
         for i in 0..5 {
             let cwd = if i % 2 == 0 { "/a" } else { "/b" };
             store
-                .create_session(record(&format!("s{i}"), cwd), vec![Message::user("hi")])
+                .create_session(
+                    SessionRecord::for_test(&format!("s{i}"), cwd),
+                    vec![Message::user("hi")],
+                )
                 .await
                 .unwrap();
         }
@@ -133,7 +132,10 @@ mod tests {
             })
             .await
             .unwrap();
-        store.create_session(record("empty", "/a"), vec![]).await.unwrap();
+        store
+            .create_session(SessionRecord::for_test("empty", "/a"), vec![])
+            .await
+            .unwrap();
         let page = store.list_sessions(None, None, 2).await.unwrap();
         assert_eq!(
             page.sessions.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),

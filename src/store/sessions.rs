@@ -189,14 +189,13 @@ mod tests {
     use super::*;
     use crate::transcript::{Message, ToolCall};
 
-    fn record(id: &str, cwd: &str) -> SessionRecord {
-        SessionRecord::for_test(id, cwd)
-    }
-
     #[tokio::test]
     async fn messages_round_trip_and_are_searchable() {
         let store = Store::open_in_memory().unwrap();
-        store.create_session(record("s1", "/w"), vec![]).await.unwrap();
+        store
+            .create_session(SessionRecord::for_test("s1", "/w"), vec![])
+            .await
+            .unwrap();
         let mut assistant = Message::assistant("");
         assistant.tool_calls.push(ToolCall {
             id: "c1".into(),
@@ -222,7 +221,7 @@ mod tests {
         {
             let store = Store::open(&path).unwrap();
             store
-                .create_session(record("s1", "/w"), vec![Message::user("keep me")])
+                .create_session(SessionRecord::for_test("s1", "/w"), vec![Message::user("keep me")])
                 .await
                 .unwrap();
             store
