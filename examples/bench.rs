@@ -8,10 +8,13 @@
 
 #[path = "../tests/support/mock_llm.rs"]
 mod mock_llm;
+// Each example uses part of the shared driver.
+#[allow(dead_code)]
+#[path = "support/driver.rs"]
+mod driver;
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use driver::{Driver, status_kb};
+
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -26,102 +29,14 @@ struct Run {
     peak_rss_kb: u64,
 }
 
-struct Driver {
-    child: Child,
-    lines: mpsc::Receiver<(Instant, Value)>,
-    next_id: u64,
-}
-
-impl Driver {
-    /// Starts the agent with `home` as HERMES_HOME, reading its stdout on a thread.
-    fn spawn(binary: &str, home: &std::path::Path) -> Driver {
-        let mut child = Command::new(binary)
-            .env("HERMES_HOME", home)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn hermes-acp (build it with `cargo build --release`)");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let value: Value = serde_json::from_str(&line).expect("stdout line is JSON");
-                if tx.send((Instant::now(), value)).is_err() {
-                    break;
-                }
-            }
-        });
-        Driver {
-            child,
-            lines,
-            next_id: 0,
-        }
-    }
-
-    /// initialize + session/new; returns the session id.
-    fn open_session(&mut self, cwd: &std::path::Path) -> String {
-        let (id, _) = self.send("initialize", json!({"protocolVersion": 1, "clientCapabilities": {}}));
-        self.wait(id);
-        let (id, _) = self.send("session/new", json!({"cwd": cwd, "mcpServers": []}));
-        self.wait(id).2["result"]["sessionId"].as_str().unwrap().to_string()
-    }
-
-    fn send(&mut self, method: &str, params: Value) -> (u64, Instant) {
-        self.next_id += 1;
-        let msg = json!({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params});
-        let stdin = self.child.stdin.as_mut().expect("stdin");
-        let sent = Instant::now();
-        writeln!(stdin, "{msg}").expect("write");
-        stdin.flush().expect("flush");
-        (self.next_id, sent)
-    }
-
-    /// Waits for the response to `id`; returns (time of the first agent chunk, time of the
-    /// response, the response).
-    fn wait(&mut self, id: u64) -> (Option<Instant>, Instant, Value) {
-        let (first, at, response, _) = self.wait_counting(id);
-        (first, at, response)
-    }
-
-    /// Like `wait`, also counting the session updates received meanwhile.
-    fn wait_counting(&mut self, id: u64) -> (Option<Instant>, Instant, Value, usize) {
-        let mut first_chunk = None;
-        let mut updates = 0;
-        loop {
-            let (at, msg) = self
-                .lines
-                .recv_timeout(Duration::from_secs(120))
-                .expect("agent answered");
-            if msg["method"] == "session/update" {
-                updates += 1;
-            }
-            if first_chunk.is_none() && msg["params"]["update"]["sessionUpdate"] == "agent_message_chunk" {
-                first_chunk = Some(at);
-            }
-            if msg["id"] == json!(id) && msg.get("method").is_none() {
-                assert!(msg.get("error").is_none(), "request failed: {msg}");
-                return (first_chunk, at, msg, updates);
-            }
-        }
-    }
-}
-
-fn peak_rss_kb(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(str::to_string))
-        .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
-        .unwrap_or(0)
-}
-
 fn one_run(binary: &str, home: &std::path::Path, cwd: &std::path::Path) -> Run {
     let started = Instant::now();
-    let mut d = Driver::spawn(binary, home);
+    let mut d = Driver::spawn(binary, home, &[]);
     let (id, _) = d.send("initialize", json!({"protocolVersion": 1, "clientCapabilities": {}}));
-    let (_, init_at, _) = d.wait(id);
+    let init_at = d.wait(id).at;
     let (id, sent) = d.send("session/new", json!({"cwd": cwd, "mcpServers": []}));
-    let (_, new_at, response) = d.wait(id);
+    let reply = d.wait(id);
+    let (new_at, response) = (reply.at, reply.response);
     let session_new = new_at - sent;
     let sid = response["result"]["sessionId"]
         .as_str()
@@ -132,12 +47,13 @@ fn one_run(binary: &str, home: &std::path::Path, cwd: &std::path::Path) -> Run {
             "session/prompt",
             json!({"sessionId": sid, "prompt": [{"type": "text", "text": text}]}),
         );
-        let (chunk, done, _) = d.wait(id);
+        let reply = d.wait(id);
+        let (chunk, done) = (reply.first_chunk, reply.at);
         (chunk.expect("a chunk arrived") - sent, done - sent)
     };
     let (first_chunk_1, response_1) = prompt(&mut d, "hello");
     let (first_chunk_2, response_2) = prompt(&mut d, "again");
-    let peak_rss_kb = peak_rss_kb(d.child.id());
+    let peak_rss_kb = status_kb(d.child.id(), "VmHWM:");
     drop(d.child.stdin.take());
     let _ = d.child.wait();
     Run {
@@ -161,7 +77,7 @@ fn forwarding(
     chunks: usize,
     calls: usize,
 ) -> [(f64, f64); 2] {
-    let mut d = Driver::spawn(binary, home);
+    let mut d = Driver::spawn(binary, home, &[]);
     let sid = d.open_session(cwd);
     let pieces: Vec<String> = (0..chunks).map(|i| format!("w{i} ")).collect();
     let piece_refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
@@ -171,7 +87,8 @@ fn forwarding(
             "session/prompt",
             json!({"sessionId": sid, "prompt": [{"type": "text", "text": text}]}),
         );
-        let (_, done, _, updates) = d.wait_counting(id);
+        let reply = d.wait(id);
+        let (done, updates) = (reply.at, reply.updates);
         let secs = (done - sent).as_secs_f64();
         (updates as f64 / secs, secs * 1e6 / updates as f64)
     };
@@ -189,14 +106,14 @@ fn forwarding(
 /// First-chunk latency of prompts on a session that already holds `messages` messages (the
 /// median of 10 prompts after the history is built).
 fn long_history_first_chunk(binary: &str, home: &std::path::Path, cwd: &std::path::Path, messages: usize) -> Duration {
-    let mut d = Driver::spawn(binary, home);
+    let mut d = Driver::spawn(binary, home, &[]);
     let sid = d.open_session(cwd);
     let prompt = |d: &mut Driver, text: &str| {
         let (id, sent) = d.send(
             "session/prompt",
             json!({"sessionId": sid, "prompt": [{"type": "text", "text": text}]}),
         );
-        d.wait(id).0.expect("a chunk arrived") - sent
+        d.wait(id).first_chunk.expect("a chunk arrived") - sent
     };
     for i in 0..messages / 2 {
         prompt(&mut d, &format!("question number {i} about the code base"));

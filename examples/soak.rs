@@ -14,94 +14,16 @@
 
 #[path = "../tests/support/mock_llm.rs"]
 mod mock_llm;
+// Each example uses part of the shared driver.
+#[allow(dead_code)]
+#[path = "support/driver.rs"]
+mod driver;
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use driver::{Driver, status_kb};
+
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
-
-struct Driver {
-    child: Child,
-    lines: mpsc::Receiver<Value>,
-    next_id: u64,
-}
-
-impl Driver {
-    fn spawn(binary: &str, home: &std::path::Path) -> Driver {
-        let mut child = Command::new(binary)
-            .env("HERMES_HOME", home)
-            .env("HOME", home)
-            .env("RUST_LOG", "warn")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn hermes-acp (build it with `cargo build --release`)");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let value: Value = serde_json::from_str(&line).expect("stdout line is JSON");
-                if tx.send(value).is_err() {
-                    break;
-                }
-            }
-        });
-        Driver {
-            child,
-            lines,
-            next_id: 0,
-        }
-    }
-
-    fn send(&mut self, method: &str, params: Value) -> u64 {
-        self.next_id += 1;
-        let msg = json!({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params});
-        self.write(&msg);
-        self.next_id
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.write(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
-    }
-
-    fn write(&mut self, msg: &Value) {
-        let stdin = self.child.stdin.as_mut().expect("stdin");
-        writeln!(stdin, "{msg}").expect("write");
-        stdin.flush().expect("flush");
-    }
-
-    /// Waits for the response to `id`, answering permission requests with allow_once.
-    fn wait(&mut self, id: u64) -> Value {
-        loop {
-            let msg = self
-                .lines
-                .recv_timeout(Duration::from_secs(120))
-                .expect("agent answered");
-            if msg.get("method").is_some() && msg.get("id").is_some() {
-                let answer = json!({"jsonrpc": "2.0", "id": msg["id"],
-                    "result": {"outcome": {"outcome": "selected", "optionId": "allow_once"}}});
-                self.write(&answer);
-                continue;
-            }
-            if msg["id"] == json!(id) && msg.get("method").is_none() {
-                assert!(msg.get("error").is_none(), "request failed: {msg}");
-                return msg;
-            }
-        }
-    }
-}
-
-/// A `/proc/<pid>/status` figure in kB (`VmHWM:` peak RSS, `VmRSS:` current RSS).
-fn status_kb(pid: u32, key: &str) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with(key)).map(str::to_string))
-        .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
-        .unwrap_or(0)
-}
+use serde_json::json;
 
 /// (current RSS kB, open fds, processes whose parent is `pid` or one of its descendants)
 fn measure(pid: u32) -> (u64, usize, usize) {
@@ -162,20 +84,21 @@ fn main() {
         Ok(server) => json!([{"name": "soak", "command": server, "args": [], "env": []}]),
         Err(_) => json!([]),
     };
-    let mut d = Driver::spawn(&binary, home.path());
+    let home_str = home.path().to_str().expect("a UTF-8 temp path");
+    let mut d = Driver::spawn(&binary, home.path(), &[("HOME", home_str), ("RUST_LOG", "warn")]);
     let pid = d.child.id();
-    let id = d.send("initialize", json!({"protocolVersion": 1, "clientCapabilities": {}}));
+    let (id, _) = d.send("initialize", json!({"protocolVersion": 1, "clientCapabilities": {}}));
     d.wait(id);
     // Warm-up: the database opens in the background and the runtime grows its pools on first
     // use; the baseline is taken once a session has been created, used and closed.
-    let id = d.send("session/new", json!({"cwd": cwd.path(), "mcpServers": []}));
-    let warm = d.wait(id)["result"]["sessionId"].as_str().unwrap().to_string();
-    let id = d.send(
+    let (id, _) = d.send("session/new", json!({"cwd": cwd.path(), "mcpServers": []}));
+    let warm = d.wait(id).response["result"]["sessionId"].as_str().unwrap().to_string();
+    let (id, _) = d.send(
         "session/prompt",
         json!({"sessionId": warm, "prompt": [{"type": "text", "text": "hi"}]}),
     );
     d.wait(id);
-    let id = d.send("session/close", json!({"sessionId": warm}));
+    let (id, _) = d.send("session/close", json!({"sessionId": warm}));
     d.wait(id);
     let baseline = measure(pid);
     let started = Instant::now();
@@ -183,8 +106,8 @@ fn main() {
     let mut rng = fastrand::Rng::with_seed(7);
     let mut trajectory = Vec::new();
     for s in 0..sessions {
-        let id = d.send("session/new", json!({"cwd": cwd.path(), "mcpServers": mcp_servers}));
-        let sid = d.wait(id)["result"]["sessionId"].as_str().unwrap().to_string();
+        let (id, _) = d.send("session/new", json!({"cwd": cwd.path(), "mcpServers": mcp_servers}));
+        let sid = d.wait(id).response["result"]["sessionId"].as_str().unwrap().to_string();
         for p in 0..prompts {
             // A foreground command and a background process each turn, then the fallback text.
             let (fg, bg, mcp) = (format!("f{s}_{p}"), format!("b{s}_{p}"), format!("m{s}_{p}"));
@@ -200,7 +123,7 @@ fn main() {
                 calls.push((mcp.as_str(), "mcp_soak_echo", json!({"text": "soak"})));
             }
             mock.push(mock_llm::tool_calls(&calls));
-            let id = d.send(
+            let (id, _) = d.send(
                 "session/prompt",
                 json!({"sessionId": sid, "prompt": [{"type": "text", "text": "work"}]}),
             );
@@ -208,12 +131,12 @@ fn main() {
                 std::thread::sleep(Duration::from_millis(rng.u64(0..15)));
                 d.notify("session/cancel", json!({"sessionId": sid}));
             }
-            match d.wait(id)["result"]["stopReason"].as_str() {
+            match d.wait(id).response["result"]["stopReason"].as_str() {
                 Some("cancelled") => cancelled += 1,
                 _ => completed += 1,
             }
         }
-        let id = d.send("session/close", json!({"sessionId": sid}));
+        let (id, _) = d.send("session/close", json!({"sessionId": sid}));
         d.wait(id);
         if (s + 1) % (sessions / 10).max(1) == 0 {
             trajectory.push(format!("{}:{}", s + 1, status_kb(pid, "VmRSS:") / 1024));
