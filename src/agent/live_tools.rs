@@ -34,15 +34,9 @@ pub(super) fn refresh(turn: &TurnScope, session: &mut Arc<SessionScope>) {
         turn.events.emit(AgentEvent::Notice(notice));
     }
     if let Some(tools) = tools {
-        let s = session.as_ref();
         *session = Arc::new(SessionScope {
-            session_id: s.session_id.clone(),
-            workspace: s.workspace.clone(),
-            state: s.state.clone(),
             tools,
-            approver: s.approver.clone(),
-            fs: s.fs.clone(),
-            terminals: s.terminals.clone(),
+            ..session.as_ref().clone()
         });
     }
 }

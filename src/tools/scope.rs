@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::{Approver, FileSystem, LocalFs, LocalTerminals, SessionToolState, TerminalHost, ToolRegistry, Workspace};
 
 /// The session as one turn (and each of its tool calls) sees it.
+#[derive(Clone)]
 pub struct SessionScope {
     pub session_id: String,
     /// The session's cwd; every path a tool touches resolves against it.
