@@ -34,6 +34,14 @@ pub fn running(call_id: &str) -> SessionUpdate {
     ))
 }
 
+/// The `tool_call_update` replacing a running card's text with the tool's progress.
+pub fn progress(call_id: &str, text: &str) -> SessionUpdate {
+    SessionUpdate::ToolCallUpdate(ToolCallUpdate::new(
+        call_id.to_string(),
+        ToolCallUpdateFields::new().content(vec![render::text_block(text)]),
+    ))
+}
+
 /// The final `tool_call_update` (and a `plan` when the tool's result carries one).
 pub fn finish(
     call_id: &str,

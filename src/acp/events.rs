@@ -140,6 +140,7 @@ impl EventSink for AcpEventSink {
                 self.send(cards::start(&call_id, tool.as_deref(), &name, &arguments, &self.cwd));
             }
             AgentEvent::ToolRunning { call_id, .. } => self.send(cards::running(&call_id)),
+            AgentEvent::ToolProgress { call_id, text } => self.send(cards::progress(&call_id, &text)),
             AgentEvent::ToolFinished {
                 call_id,
                 name,

@@ -26,6 +26,8 @@ pub enum AgentEvent {
     },
     /// The call began executing.
     ToolRunning { call_id: String, name: String },
+    /// A running call's live text changed (replaces the previous progress text).
+    ToolProgress { call_id: String, text: String },
     /// The call finished (successfully or not).
     ToolFinished {
         call_id: String,
@@ -53,6 +55,41 @@ pub enum AgentEvent {
 /// Receives a turn's events, in order.
 pub trait EventSink: Send + Sync {
     fn emit(&self, event: AgentEvent);
+}
+
+/// A tool's progress as turn events: live text updates its card, nested calls get cards of
+/// their own (started and running at once, then finished).
+pub struct SinkProgress(pub super::Sink);
+
+impl crate::tools::ToolProgress for SinkProgress {
+    fn content(&self, call_id: &str, text: String) {
+        self.0.emit(AgentEvent::ToolProgress {
+            call_id: call_id.to_string(),
+            text,
+        });
+    }
+
+    fn nested_started(&self, call_id: &str, name: &str, arguments: &Value) {
+        self.0.emit(AgentEvent::ToolStarted {
+            call_id: call_id.to_string(),
+            name: name.to_string(),
+            arguments: arguments.clone(),
+        });
+        self.0.emit(AgentEvent::ToolRunning {
+            call_id: call_id.to_string(),
+            name: name.to_string(),
+        });
+    }
+
+    fn nested_finished(&self, call_id: &str, name: &str, arguments: &Value, output: &ToolOutput, duration: Duration) {
+        self.0.emit(AgentEvent::ToolFinished {
+            call_id: call_id.to_string(),
+            name: name.to_string(),
+            arguments: arguments.clone(),
+            output: output.clone(),
+            duration,
+        });
+    }
 }
 
 /// Drops every event (background work, tests that do not look).

@@ -75,6 +75,7 @@ async fn run_batch(
     range: std::ops::Range<usize>,
     results: &mut [Option<ToolOutput>],
 ) -> bool {
+    let progress: Arc<dyn crate::tools::ToolProgress> = Arc::new(super::events::SinkProgress(ctx.turn.events.clone()));
     let mut running: FuturesUnordered<_> = range
         .map(|index| {
             let call = &calls[index];
@@ -83,7 +84,8 @@ async fn run_batch(
                 ctx.services.tools.clone(),
                 call.id.clone(),
                 ctx.turn.cancel.child_token(),
-            );
+            )
+            .with_progress(progress.clone());
             let span = tracing::info_span!("tool", name = %call.name, call_id = %call.id);
             async move {
                 ctx.turn.events.emit(AgentEvent::ToolRunning {

@@ -9,10 +9,12 @@ pub mod describe;
 pub mod file_io;
 pub mod fs;
 pub mod memory;
+pub mod offer;
 pub mod output;
 pub mod patch;
 pub mod permission;
 pub mod process;
+pub mod progress;
 pub mod read_file;
 pub mod redact;
 pub mod registry;
@@ -38,6 +40,8 @@ use tokio_util::sync::CancellationToken;
 pub use approver::{ApprovalDecision, ApprovalRequest, Approver, DenyAll};
 pub use describe::{Location, PlanItem, PlanStatus, Presentation, PromptSection, ToolEffect, ToolKind};
 pub use fs::{FileSystem, LocalFs};
+pub use offer::{ClientFeatures, Offer};
+pub use progress::{NoProgress, ToolProgress};
 pub use registry::ToolRegistry;
 pub use scope::SessionScope;
 pub use state::SessionToolState;
@@ -83,6 +87,11 @@ pub trait Tool: Send + Sync {
     fn prompt_section(&self) -> Option<PromptSection> {
         None
     }
+    /// Whether the model is offered this tool at all (a backend, a model or an editor feature
+    /// it needs exists). Asked once per session.
+    fn offered(&self, _offer: &Offer) -> bool {
+        true
+    }
 }
 
 /// Everything a tool call may use: the call's own id and cancel token, the session scope shared
@@ -96,6 +105,8 @@ pub struct ToolContext {
     pub cancel: CancellationToken,
     pub session: Arc<SessionScope>,
     pub services: Arc<ToolServices>,
+    /// Where a long call reports what it is doing (its card's live text, nested calls).
+    pub progress: Arc<dyn ToolProgress>,
 }
 
 impl ToolContext {
@@ -110,7 +121,14 @@ impl ToolContext {
             cancel,
             session,
             services,
+            progress: Arc::new(NoProgress),
         }
+    }
+
+    /// The same call reporting progress to `progress`.
+    pub fn with_progress(mut self, progress: Arc<dyn ToolProgress>) -> ToolContext {
+        self.progress = progress;
+        self
     }
 }
 

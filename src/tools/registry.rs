@@ -48,6 +48,13 @@ impl ToolRegistry {
         *self = ToolRegistry::new(all);
     }
 
+    /// The tools `offer` allows (see `Tool::offered`).
+    pub fn offered(&self, offer: &super::Offer) -> ToolRegistry {
+        ToolRegistry {
+            tools: self.tools.iter().filter(|t| t.offered(offer)).cloned().collect(),
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.tools.is_empty()
     }

@@ -27,6 +27,10 @@ pub fn initialize(state: &AcpState, req: InitializeRequest) -> Result<Initialize
         "initialize"
     );
     let terminal_auth = req.client_capabilities.auth.terminal;
+    state.manager.set_client_features(crate::tools::ClientFeatures {
+        elicitation_form: (req.client_capabilities.elicitation.as_ref()).is_some_and(|e| e.form.is_some()),
+        subagents: req.client_capabilities.subagents.is_some(),
+    });
     state.set_client_caps(req.client_capabilities);
     let capabilities = AgentCapabilities::new()
         .load_session(true)

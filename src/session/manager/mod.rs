@@ -26,7 +26,7 @@ use crate::llm::Provider;
 use crate::services::Services;
 use crate::store::{SessionPatch, Store, StoreError};
 use crate::sync::lock;
-use crate::tools::{Approver, FileSystem, TerminalHost};
+use crate::tools::{Approver, ClientFeatures, FileSystem, Offer, TerminalHost, ToolRegistry};
 use crate::transcript::Role;
 
 use super::catalog::ModelCatalog;
@@ -91,6 +91,8 @@ pub struct SessionManager {
     turns: Arc<Turns>,
     /// Whether the "commands are not sandboxed here" notice was already shown.
     sandbox_notice_shown: std::sync::atomic::AtomicBool,
+    /// What the editor can show (set at `initialize`); decides which tools are offered.
+    client: Mutex<ClientFeatures>,
 }
 
 impl SessionManager {
@@ -105,7 +107,22 @@ impl SessionManager {
             catalog,
             turns: Arc::default(),
             sandbox_notice_shown: Default::default(),
+            client: Mutex::default(),
         }
+    }
+
+    /// Remembers what the editor can show (at `initialize`, before any session exists).
+    pub fn set_client_features(&self, features: ClientFeatures) {
+        *lock(&self.client) = features;
+    }
+
+    /// The built-in tools a new session is offered, given the configuration and the editor.
+    fn offered_tools(&self) -> ToolRegistry {
+        let offer = Offer {
+            services: &self.services.tools,
+            client: *lock(&self.client),
+        };
+        self.services.builtin_tools.offered(&offer)
     }
 
     fn config(&self) -> &Config {
@@ -158,12 +175,7 @@ impl SessionManager {
                 .unwrap_or_default(),
             title: record.title.clone(),
         };
-        let session = Arc::new(Session::new(
-            record.id.clone(),
-            settings,
-            history,
-            self.services.builtin_tools.clone(),
-        ));
+        let session = Arc::new(Session::new(record.id.clone(), settings, history, self.offered_tools()));
         // Another request may have restored it meanwhile: keep the first.
         Ok(self.map().entry(record.id).or_insert(session).clone())
     }
@@ -207,7 +219,7 @@ impl SessionManager {
             id.clone(),
             session_settings,
             Vec::new(),
-            self.services.builtin_tools.clone(),
+            self.offered_tools(),
         ));
         self.map().insert(id, session.clone());
         Ok(session)
@@ -229,12 +241,7 @@ impl SessionManager {
                 history.clone(),
             )
             .await?;
-        let session = Arc::new(Session::new(
-            id.clone(),
-            settings,
-            history,
-            self.services.builtin_tools.clone(),
-        ));
+        let session = Arc::new(Session::new(id.clone(), settings, history, self.offered_tools()));
         self.map().insert(id, session.clone());
         Ok(session)
     }
