@@ -13,6 +13,7 @@ pub mod config;
 pub mod llm;
 pub mod logging;
 pub mod mcp;
+pub mod net;
 pub mod safety;
 pub mod services;
 pub mod session;

@@ -66,6 +66,7 @@ impl Services {
                     .map(|root| crate::tools::workspace::expand_home(root))
                     .collect(),
             },
+            http: crate::net::GuardedHttp::new(config.file.web.allow_private),
         });
         Services {
             retry: retry_policy(&config),

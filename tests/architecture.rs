@@ -86,6 +86,19 @@ fn layers_only_import_downwards() {
             &["crate::acp", "crate::session", "crate::agent", "crate::app"],
         ),
         ("src/agent/", &["crate::acp", "crate::session", "crate::app"]),
+        (
+            "src/net/",
+            &[
+                "crate::acp",
+                "crate::session",
+                "crate::agent",
+                "crate::llm",
+                "crate::tools",
+                "crate::store",
+                "crate::config",
+                "crate::app",
+            ],
+        ),
         ("src/session/", &["crate::acp", "crate::app"]),
         // The process scope sits below sessions and turns, which hold it.
         (

@@ -43,6 +43,8 @@ pub struct ConfigFile {
     pub sandbox: SandboxConfig,
     /// `compression.*` and `auxiliary.compaction.model`: when and how to compact.
     pub compaction: super::CompactionConfig,
+    /// `web.*` (and `security.allow_private_urls`).
+    pub web: super::WebConfig,
 }
 
 /// The lifetime of Anthropic prompt-cache breakpoints. Hermes accepts `5m` (the default) and
@@ -159,6 +161,7 @@ impl ConfigFile {
             env_passthrough: super::secrets::yaml_env_passthrough(&root),
             sandbox: SandboxConfig::parse(&root),
             compaction: super::CompactionConfig::parse(&root),
+            web: super::WebConfig::parse(&root),
         })
     }
 }

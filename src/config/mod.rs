@@ -8,6 +8,7 @@ pub mod env;
 pub mod file;
 pub mod provider;
 pub mod secrets;
+pub mod web;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -16,6 +17,7 @@ pub use compaction::CompactionConfig;
 pub use env::EnvMap;
 pub use file::ConfigFile;
 pub use provider::{ApiMode, ProviderError, ProviderSettings, Secret};
+pub use web::WebConfig;
 
 /// Model calls per prompt turn before the agent asks for a summary (Hermes' default).
 pub const DEFAULT_MAX_ITERATIONS: u32 = 90;

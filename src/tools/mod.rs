@@ -145,6 +145,8 @@ pub struct ToolServices {
     pub child_env: Arc<crate::safety::secrets::ChildEnv>,
     /// The OS sandbox for local commands (`sandbox:` and `terminal.writable_roots`).
     pub sandbox: crate::safety::sandbox::SandboxSettings,
+    /// The HTTP client for URLs the model names (SSRF-guarded; `web.allow_private`).
+    pub http: crate::net::GuardedHttp,
 }
 
 /// The result of a tool call: what the model sees plus what the editor renders.
