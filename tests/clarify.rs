@@ -73,6 +73,10 @@ async fn answered(reply: Value, choices: Option<&[&str]>) -> (Value, Vec<Value>,
     let (response, updates) = agent.prompt(&session, "deploy it").await;
     assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
     assert_eq!(agent_text(&updates), "ok");
+    // The card says what was asked (kind "other", the default, may be left out).
+    let card = updates.iter().find(|u| u["toolCallId"] == "c1").unwrap();
+    assert_eq!(card["title"], format!("clarify: {QUESTION}"));
+    assert!(card["kind"].is_null() || card["kind"] == "other", "{card}");
     let tools = offered_tools(&mock.requests()[0]);
     let forms = elicitations(&agent);
     let result = tool_result(&mock, "c1");
@@ -154,7 +158,10 @@ async fn not_offered_to_an_editor_without_forms() {
     let (response, _) = agent.prompt(&session, "hello").await;
     assert_eq!(response["result"]["stopReason"], "end_turn");
     let tools = offered_tools(&mock.requests()[0]);
-    assert!(tools.contains(&"todo".to_string()) && !tools.contains(&"clarify".to_string()), "{tools:?}");
+    assert!(
+        tools.contains(&"todo".to_string()) && !tools.contains(&"clarify".to_string()),
+        "{tools:?}"
+    );
     assert_eq!(agent.shutdown().await, Some(0));
 }
 
@@ -164,7 +171,11 @@ async fn cancelling_the_turn_withdraws_the_open_form() {
     let home = TestHome::new(&mock.url());
     let (mut agent, session) = started(&home, with_forms()).await;
     agent.elicitation_policy = ElicitationPolicy::Ignore;
-    mock.push(mock_llm::tool_calls(&[("c1", "clarify", json!({"question": QUESTION}))]));
+    mock.push(mock_llm::tool_calls(&[(
+        "c1",
+        "clarify",
+        json!({"question": QUESTION}),
+    )]));
     let id = agent
         .send_request(
             "session/prompt",
@@ -198,7 +209,10 @@ async fn an_unanswered_form_times_out_like_hermes() {
     let (response, _) = agent.prompt(&session, "deploy it").await;
     assert_eq!(response["result"]["stopReason"], "end_turn");
     let answer = tool_result(&mock, "c1")["user_response"].as_str().unwrap().to_string();
-    assert!(answer.contains("did not provide a response within the time limit"), "{answer}");
+    assert!(
+        answer.contains("did not provide a response within the time limit"),
+        "{answer}"
+    );
     let withdrawn = agent.wait(|m| m["method"] == "$/cancel_request").await;
     assert_eq!(withdrawn["params"]["requestId"], elicitations(&agent)[0]["id"]);
     assert_eq!(agent.shutdown().await, Some(0));

@@ -17,7 +17,7 @@ use agent_client_protocol::v1::schema::{
 };
 use futures::future::BoxFuture;
 
-use crate::tools::clarify::{ClarifyAnswer, ClarifyQuestion, Clarifier};
+use crate::tools::clarify::{Clarifier, ClarifyAnswer, ClarifyQuestion};
 
 /// The form's field holding the answer (the pick, or the text of an open question).
 const ANSWER: &str = "answer";
@@ -63,10 +63,9 @@ impl AcpClarifier {
             Ok(Ok(response)) => response,
         };
         match response.action {
-            ElicitationAction::Accept(accepted) => ClarifyAnswer::Answered(answer(
-                &question.choices,
-                &accepted.content.unwrap_or_default(),
-            )),
+            ElicitationAction::Accept(accepted) => {
+                ClarifyAnswer::Answered(answer(&question.choices, &accepted.content.unwrap_or_default()))
+            }
             ElicitationAction::Decline => ClarifyAnswer::Declined,
             // Cancel, or an action of a later protocol version: no answer was given.
             _ => ClarifyAnswer::Cancelled,
@@ -85,7 +84,11 @@ impl Clarifier for AcpClarifier {
 fn form(question: &ClarifyQuestion) -> ElicitationSchema {
     let schema = ElicitationSchema::new().title(question.question.clone());
     if question.choices.is_empty() {
-        return schema.property(ANSWER, StringPropertySchema::new().title("Your answer".to_string()), true);
+        return schema.property(
+            ANSWER,
+            StringPropertySchema::new().title("Your answer".to_string()),
+            true,
+        );
     }
     let mut picks = question.choices.clone();
     if !picks.iter().any(|c| c == OTHER_CHOICE) {
@@ -103,7 +106,9 @@ fn form(question: &ClarifyQuestion) -> ElicitationSchema {
             OTHER,
             StringPropertySchema::new()
                 .title("Your own answer".to_string())
-                .description(format!("Used when you pick \"{OTHER_CHOICE}\" (or type anything here).")),
+                .description(format!(
+                    "Used when you pick \"{OTHER_CHOICE}\" (or type anything here)."
+                )),
             false,
         )
 }
@@ -171,7 +176,10 @@ mod tests {
     fn typed_text_wins_over_the_pick() {
         let choices = vec!["staging".to_string(), "prod".to_string()];
         assert_eq!(answer(&choices, &content(&[(ANSWER, "prod")])), "prod");
-        assert_eq!(answer(&choices, &content(&[(ANSWER, OTHER_CHOICE), (OTHER, " qa ")])), "qa");
+        assert_eq!(
+            answer(&choices, &content(&[(ANSWER, OTHER_CHOICE), (OTHER, " qa ")])),
+            "qa"
+        );
         assert_eq!(answer(&choices, &content(&[(ANSWER, "staging"), (OTHER, "qa")])), "qa");
         assert_eq!(answer(&choices, &content(&[(ANSWER, OTHER_CHOICE)])), "");
         assert_eq!(answer(&[], &content(&[(ANSWER, "free text")])), "free text");

@@ -292,15 +292,17 @@ impl AgentProcess {
             }
             ("session/request_permission", PermissionPolicy::Cancel) => json!({"outcome": {"outcome": "cancelled"}}),
             ("session/request_permission", PermissionPolicy::Ignore) => return,
-            ("elicitation/create", _) => match &self.elicitation_policy {
-                ElicitationPolicy::Reply(result) => result.clone(),
-                ElicitationPolicy::Ignore => return,
-                ElicitationPolicy::Unsupported => {
-                    self.send(json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "Method not found"}}))
+            ("elicitation/create", _) => {
+                match &self.elicitation_policy {
+                    ElicitationPolicy::Reply(result) => result.clone(),
+                    ElicitationPolicy::Ignore => return,
+                    ElicitationPolicy::Unsupported => {
+                        self.send(json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "Method not found"}}))
                         .await;
-                    return;
+                        return;
+                    }
                 }
-            },
+            }
             ("fs/read_text_file", _) => {
                 let path = request["params"]["path"].as_str().unwrap_or("").to_string();
                 match self.overlays.get(&path) {

@@ -219,7 +219,11 @@ fn seams(
     };
     // Questions wait as long as a permission request would (Hermes' clarify times out too).
     let clarifier: Arc<dyn Clarifier> = if caps.elicitation.as_ref().is_some_and(|e| e.form.is_some()) {
-        Arc::new(AcpClarifier::new(cx.clone(), &session.id, state.manager.approval_timeout()))
+        Arc::new(AcpClarifier::new(
+            cx.clone(),
+            &session.id,
+            state.manager.approval_timeout(),
+        ))
     } else {
         Arc::new(NoClarifier)
     };

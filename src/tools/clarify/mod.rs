@@ -11,7 +11,7 @@ mod tests;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
-pub use seam::{ClarifyAnswer, ClarifyQuestion, Clarifier, NoClarifier};
+pub use seam::{Clarifier, ClarifyAnswer, ClarifyQuestion, NoClarifier};
 
 use super::describe::{self, Presentation, ToolEffect, ToolKind};
 use super::{Offer, Tool, ToolContext, ToolOutput};
@@ -20,8 +20,7 @@ use super::{Offer, Tool, ToolContext, ToolOutput};
 pub const MAX_CHOICES: usize = 4;
 
 /// Hermes' own words when nobody answered in time: the model decides and goes on.
-const TIMED_OUT: &str =
-    "The user did not provide a response within the time limit. Use your best judgement to make the choice and proceed.";
+const TIMED_OUT: &str = "The user did not provide a response within the time limit. Use your best judgement to make the choice and proceed.";
 const DECLINED: &str = "The user declined to answer this question. Do not ask it again; proceed with your best \
 judgement, or go on without this information.";
 const CANCELLED: &str = "The user closed the question without answering. Proceed with your best judgement; ask \
@@ -91,7 +90,7 @@ impl Tool for ClarifyTool {
         ToolEffect::ReadOnly
     }
 
-    fn present(&self, args: &Value, cwd: &std::path::Path) -> Presentation {
+    fn present(&self, args: &Value, _cwd: &std::path::Path) -> Presentation {
         let question = describe::arg(args, "question").unwrap_or_default();
         let start_text = parse_choices(args.get("choices"))
             .ok()
@@ -102,7 +101,6 @@ impl Tool for ClarifyTool {
             title: format!("clarify: {}", describe::clip(question, 100)),
             locations: Vec::new(),
             start_text,
-            ..describe::generic_presentation(self.name(), args, cwd)
         }
     }
 
@@ -147,7 +145,11 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
 /// The result for the model: Hermes' `{question, choices_offered, user_response}` for an
 /// answer (and for a timeout, with Hermes' text), a `status` and `message` otherwise.
 fn result(asked: &ClarifyQuestion, answer: ClarifyAnswer) -> ToolOutput {
-    let offered = if asked.choices.is_empty() { Value::Null } else { json!(asked.choices) };
+    let offered = if asked.choices.is_empty() {
+        Value::Null
+    } else {
+        json!(asked.choices)
+    };
     let status = |status: &str, message: &str| {
         ToolOutput::json(json!({
             "question": asked.question,
@@ -201,10 +203,21 @@ fn flatten(choice: &Value) -> String {
         Value::String(s) => s.trim().to_string(),
         Value::Object(map) => ["label", "description", "text", "title"]
             .iter()
-            .find_map(|k| map.get(*k).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty()))
+            .find_map(|k| {
+                map.get(*k)
+                    .and_then(Value::as_str)
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+            })
             .unwrap_or_default()
             .to_string(),
-        Value::Array(items) => items.iter().map(flatten).collect::<Vec<_>>().join(" ").trim().to_string(),
+        Value::Array(items) => items
+            .iter()
+            .map(flatten)
+            .collect::<Vec<_>>()
+            .join(" ")
+            .trim()
+            .to_string(),
         other => other.to_string(),
     }
 }

@@ -66,7 +66,8 @@ async fn call(answer: ClarifyAnswer, args: Value) -> (Value, bool, Vec<(String, 
 
 #[tokio::test]
 async fn an_answer_comes_back_as_hermes_returns_it() {
-    let args = json!({"question": "  Which target? ", "choices": ["staging", {"label": "prod"}, {"name": "x"}, "", "a", "b"]});
+    let args =
+        json!({"question": "  Which target? ", "choices": ["staging", {"label": "prod"}, {"name": "x"}, "", "a", "b"]});
     let (result, is_error, asked) = call(ClarifyAnswer::Answered(" prod \n".into()), args).await;
     assert!(!is_error);
     assert_eq!(
@@ -90,13 +91,21 @@ async fn an_answer_comes_back_as_hermes_returns_it() {
 async fn decline_cancel_and_timeout_say_what_the_model_should_do() {
     let (declined, is_error, _) = call(ClarifyAnswer::Declined, json!({"question": "Q"})).await;
     assert!(!is_error);
-    assert_eq!((declined["status"].as_str(), &declined["user_response"]), (Some("declined"), &Value::Null));
+    assert_eq!(
+        (declined["status"].as_str(), &declined["user_response"]),
+        (Some("declined"), &Value::Null)
+    );
     assert!(declined["message"].as_str().unwrap().contains("declined to answer"));
     let (cancelled, _, _) = call(ClarifyAnswer::Cancelled, json!({"question": "Q"})).await;
     assert_eq!(cancelled["status"], "cancelled");
     assert!(cancelled["message"].as_str().unwrap().contains("without answering"));
     let (timed_out, _, _) = call(ClarifyAnswer::TimedOut, json!({"question": "Q"})).await;
-    assert!(timed_out["user_response"].as_str().unwrap().contains("Use your best judgement"));
+    assert!(
+        timed_out["user_response"]
+            .as_str()
+            .unwrap()
+            .contains("Use your best judgement")
+    );
     let (unavailable, is_error, _) = call(ClarifyAnswer::Unavailable("no form".into()), json!({"question": "Q"})).await;
     assert!(is_error);
     assert_eq!(unavailable["error"], "no form");
@@ -104,7 +113,11 @@ async fn decline_cancel_and_timeout_say_what_the_model_should_do() {
 
 #[tokio::test]
 async fn bad_arguments_are_refused_before_asking() {
-    for args in [json!({}), json!({"question": "  "}), json!({"question": "Q", "choices": 3})] {
+    for args in [
+        json!({}),
+        json!({"question": "  "}),
+        json!({"question": "Q", "choices": 3}),
+    ] {
         let (result, is_error, asked) = call(ClarifyAnswer::Answered("x".into()), args.clone()).await;
         assert!(is_error, "{args}");
         assert!(asked.is_empty(), "{args}");
@@ -155,5 +168,9 @@ fn the_card_shows_the_question_and_the_answer() {
         ClarifyTool.summarise(&args, &json!({"user_response": "prod"})),
         "Answer: prod"
     );
-    assert!(ClarifyTool.summarise(&args, &json!({"message": "declined"})).contains("declined"));
+    assert!(
+        ClarifyTool
+            .summarise(&args, &json!({"message": "declined"}))
+            .contains("declined")
+    );
 }
