@@ -113,7 +113,7 @@ impl Tool for ClarifyTool {
     }
 
     fn brief(&self, args: &Value) -> Option<String> {
-        describe::arg(args, "question").map(|q| format!("asked the user: {}", describe::clip(q, 60)))
+        describe::arg(args, "question").map(|q| format!("'{}'", describe::clip(q, 80)))
     }
 
     /// Only where a question can be shown: an editor that renders forms. Hermes leaves the
