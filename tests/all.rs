@@ -9,6 +9,9 @@ mod anthropic;
 mod architecture;
 /// The editor bridge: modes, permissions, timeouts, editor files, replay fidelity.
 mod bridge;
+/// `clarify` through editor forms: offered with `elicitation.form`; accept, decline, cancel,
+/// timeout and a cancelled turn.
+mod clarify;
 /// The command line: `--check` verdicts and exit codes, `--setup`, `--help`.
 mod cli;
 /// The command line on a pseudo-terminal: `--setup` prompt by prompt, the note when started by

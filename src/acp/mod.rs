@@ -8,6 +8,7 @@ mod cards;
 mod client;
 mod commands;
 pub mod convert;
+mod elicitation;
 mod errors;
 mod events;
 mod handlers;

@@ -38,6 +38,7 @@ impl ToolRegistry {
             Arc::new(super::session_search::SessionSearchTool),
             Arc::new(super::skills::SkillsListTool),
             Arc::new(super::skills::SkillViewTool),
+            Arc::new(super::clarify::ClarifyTool),
         ])
     }
 

@@ -1,6 +1,6 @@
 //! The session scope of a turn: what every tool call of one turn shares — the session's id,
 //! workspace, per-session tool state and tools, and the editor seams (approvals, files,
-//! terminals) of the prompt being run. Built once per turn by the session manager.
+//! terminals, questions) of the prompt being run. Built once per turn by the session manager.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -21,6 +21,8 @@ pub struct SessionScope {
     pub fs: Arc<dyn FileSystem>,
     /// Runs foreground commands in the editor's terminal when it offers one.
     pub terminals: Arc<dyn TerminalHost>,
+    /// Shows `clarify` questions to the user (an editor form); `NoClarifier` without one.
+    pub clarifier: Arc<dyn super::clarify::Clarifier>,
 }
 
 impl SessionScope {
@@ -35,6 +37,7 @@ impl SessionScope {
             approver,
             fs: Arc::new(LocalFs),
             terminals: Arc::new(LocalTerminals),
+            clarifier: Arc::new(super::clarify::NoClarifier),
         }
     }
 }

@@ -64,6 +64,17 @@ pub enum PermissionPolicy {
     Ignore,
 }
 
+/// How the fake editor answers `elicitation/create` (a form).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ElicitationPolicy {
+    /// Like an editor without forms: "method not found".
+    Unsupported,
+    /// Answers with this result (`{"action": "accept", "content": {…}}`, decline, cancel).
+    Reply(Value),
+    /// Never answers (the form stays open).
+    Ignore,
+}
+
 /// The real binary, driven over stdin/stdout.
 pub struct AgentProcess {
     child: Child,
@@ -76,6 +87,7 @@ pub struct AgentProcess {
     pub stderr: Arc<Mutex<String>>,
     next_id: u64,
     pub permission_policy: PermissionPolicy,
+    pub elicitation_policy: ElicitationPolicy,
     /// Requests the agent sent us (permission, fs, terminal), in order.
     pub agent_requests: Vec<Value>,
     /// Unsaved editor buffers served to `fs/read_text_file`.
@@ -163,6 +175,7 @@ impl AgentProcess {
             stderr: stderr_text,
             next_id: 0,
             permission_policy: PermissionPolicy::Select("allow_once"),
+            elicitation_policy: ElicitationPolicy::Unsupported,
             agent_requests: Vec::new(),
             overlays: Default::default(),
             editor_writes: Vec::new(),
@@ -279,6 +292,17 @@ impl AgentProcess {
             }
             ("session/request_permission", PermissionPolicy::Cancel) => json!({"outcome": {"outcome": "cancelled"}}),
             ("session/request_permission", PermissionPolicy::Ignore) => return,
+            ("elicitation/create", _) => {
+                match &self.elicitation_policy {
+                    ElicitationPolicy::Reply(result) => result.clone(),
+                    ElicitationPolicy::Ignore => return,
+                    ElicitationPolicy::Unsupported => {
+                        self.send(json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "Method not found"}}))
+                        .await;
+                        return;
+                    }
+                }
+            }
             ("fs/read_text_file", _) => {
                 let path = request["params"]["path"].as_str().unwrap_or("").to_string();
                 match self.overlays.get(&path) {

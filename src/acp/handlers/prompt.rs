@@ -21,6 +21,7 @@ use agent_client_protocol::{Client, Error, RequestCancellation};
 use crate::acp::client::EditorFs;
 use crate::acp::commands;
 use crate::acp::convert;
+use crate::acp::elicitation::AcpClarifier;
 use crate::acp::errors::to_rpc;
 use crate::acp::events::AcpEventSink;
 use crate::acp::permissions::AcpApprover;
@@ -29,6 +30,7 @@ use crate::acp::terminals::EditorTerminals;
 use crate::agent::{self, Sink};
 use crate::session::{Session, TurnSeams, TurnTicket};
 use crate::store::{iso8601, now_ms};
+use crate::tools::clarify::{Clarifier, NoClarifier};
 use crate::tools::{LocalTerminals, TerminalHost};
 use crate::transcript::Message;
 
@@ -187,8 +189,8 @@ async fn run(
     Ok(PromptResponse::new(stop).usage(usage))
 }
 
-/// The editor seams of one prompt: permissions, files and terminals through the editor when it
-/// offers them.
+/// The editor seams of one prompt: permissions, files, terminals and questions through the
+/// editor when it offers them.
 fn seams(
     state: &AcpState,
     cx: &ConnectionTo<Client>,
@@ -215,11 +217,22 @@ fn seams(
     } else {
         Arc::new(LocalTerminals)
     };
+    // Questions wait as long as a permission request would (Hermes' clarify times out too).
+    let clarifier: Arc<dyn Clarifier> = if caps.elicitation.as_ref().is_some_and(|e| e.form.is_some()) {
+        Arc::new(AcpClarifier::new(
+            cx.clone(),
+            &session.id,
+            state.manager.approval_timeout(),
+        ))
+    } else {
+        Arc::new(NoClarifier)
+    };
     TurnSeams {
         events: sink.clone() as Sink,
         approver: Arc::new(approver),
         fs: Arc::new(fs),
         terminals,
+        clarifier,
     }
 }
 

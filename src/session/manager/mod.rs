@@ -71,6 +71,7 @@ pub struct TurnSeams {
     pub approver: Arc<dyn Approver>,
     pub fs: Arc<dyn FileSystem>,
     pub terminals: Arc<dyn TerminalHost>,
+    pub clarifier: Arc<dyn crate::tools::clarify::Clarifier>,
 }
 
 /// One entry of `session/list`.

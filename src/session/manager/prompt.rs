@@ -78,6 +78,7 @@ impl SessionManager {
             approver: seams.approver,
             fs: seams.fs,
             terminals: seams.terminals,
+            clarifier: seams.clarifier,
         };
         let turn = TurnScope {
             provider: provider.clone(),
