@@ -20,6 +20,9 @@ mod cli;
 mod cli_pty;
 /// Slash commands advertised and in /help; model choices validated.
 mod commands;
+/// Compaction on the user's terms: `/compact <instructions>`, the per-session `auto_compact`
+/// toggle.
+mod compaction_controls;
 /// The editor config snippets and the ACP registry manifest.
 mod distribution;
 /// Providers and long sessions: fallbacks, backoff, compaction, context files, memory, search.

@@ -57,8 +57,8 @@ const COMMANDS: &[Command] = &[
     Command {
         name: "compact",
         advertised: "Summarise the middle of the conversation to free context",
-        help: "Compress the conversation now",
-        hint: None,
+        help: "Compress the conversation now (optionally: what the summary should keep)",
+        hint: Some("optional: what the summary should concentrate on"),
     },
     Command {
         name: "steer",
@@ -125,7 +125,10 @@ pub async fn handle(
         "steer" => Some(steer(session, state.manager.is_running(&session.id), args)),
         "queue" => Some(Outcome::Reply(queue(session, args))),
         "compact" => Some(Outcome::Reply(
-            match state.manager.compact_now(session, sink, cancel).await {
+            match (state.manager)
+                .compact_now(session, sink, cancel, Some(args).filter(|a| !a.is_empty()))
+                .await
+            {
                 Ok(reply) => reply,
                 Err(e) => crate::agent::compaction::replies::failed(&e),
             },
@@ -284,7 +287,7 @@ async fn context(state: &AcpState, session: &Session) -> String {
         thousands(window as u64),
         used as f64 * 100.0 / window.max(1) as f64
     ) + "\n"
-        + &state.manager.compaction_lines(used as u64, window as u64)
+        + &state.manager.compaction_lines(session, used as u64, window as u64)
 }
 
 #[cfg(test)]

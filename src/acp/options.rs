@@ -1,5 +1,6 @@
-//! The session's model and mode as ACP `configOptions` (category `model` / `mode`) and as the
-//! older `modes` state, built from the session's current settings.
+//! The session's settings as ACP `configOptions` — model and mode (category `model` / `mode`)
+//! and the `auto_compact` toggle — and the mode as the older `modes` state, built from the
+//! session's current settings.
 
 use agent_client_protocol::v1::schema::{
     SessionConfigOption, SessionConfigOptionCategory, SessionConfigSelectOption, SessionMode, SessionModeState,
@@ -9,6 +10,7 @@ use crate::session::{Session, SessionManager};
 
 pub const MODEL_OPTION: &str = "model";
 pub const MODE_OPTION: &str = "mode";
+pub const AUTO_COMPACT_OPTION: &str = "auto_compact";
 
 /// The current config options of a session.
 pub async fn config_options(manager: &SessionManager, session: &Session) -> Vec<SessionConfigOption> {
@@ -30,6 +32,10 @@ pub async fn config_options(manager: &SessionManager, session: &Session) -> Vec<
         SessionConfigOption::select(MODE_OPTION, "Mode", settings.mode.id(), mode_options)
             .category(SessionConfigOptionCategory::Mode)
             .description("How much the agent may do without asking".to_string()),
+        SessionConfigOption::boolean(AUTO_COMPACT_OPTION, "Auto-compact", manager.auto_compact(session)).description(
+            "Summarise the middle of the conversation by itself when the context fills up (/compact works either way)"
+                .to_string(),
+        ),
     ]
 }
 

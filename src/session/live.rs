@@ -19,6 +19,8 @@ pub struct SessionSettings {
     pub model: String,
     pub mode: crate::safety::policy::Mode,
     pub title: Option<String>,
+    /// Choices that override config.yaml for this session (auto-compaction).
+    pub preferences: crate::store::SessionPreferences,
 }
 
 /// A live session.

@@ -19,7 +19,7 @@ use rusqlite::Connection;
 
 pub use compaction::HistoryRow;
 pub use permissions::PermissionRule;
-pub use rows::{SessionPatch, SessionRecord, SessionsPage};
+pub use rows::{SessionPatch, SessionPreferences, SessionRecord, SessionsPage};
 pub use search::{FoundMessage, MessageOwner, MessageView, SearchHit, SearchOrder, fts5_query};
 
 use crate::sync::lock;

@@ -19,6 +19,35 @@ pub struct SessionRecord {
     pub message_count: i64,
     /// First user message text (for titles when none is set).
     pub preview: Option<String>,
+    /// The session's own choices among the editor's toggles (the `settings` column).
+    pub preferences: SessionPreferences,
+}
+
+/// Per-session choices the user made in the editor that override config.yaml, stored as JSON
+/// in the `settings` column so a new one needs no migration. Unset fields follow the config.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct SessionPreferences {
+    /// Automatic context compaction on or off (`None`: `compression.enabled`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto_compact: Option<bool>,
+}
+
+impl SessionPreferences {
+    /// Reads the column; text this version cannot read (a newer or damaged row) is logged and
+    /// counts as no preferences, so the session still loads.
+    fn from_column(id: &str, text: Option<String>) -> SessionPreferences {
+        let Some(text) = text else {
+            return SessionPreferences::default();
+        };
+        serde_json::from_str(&text).unwrap_or_else(|e| {
+            tracing::warn!(session = id, error = %e, "unreadable session preferences; using the config's defaults");
+            SessionPreferences::default()
+        })
+    }
+
+    pub(super) fn to_column(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| "{}".to_string())
+    }
 }
 
 #[cfg(test)]
@@ -41,6 +70,7 @@ pub struct SessionPatch {
     pub title: Option<(String, &'static str)>,
     pub model: Option<String>,
     pub mode: Option<String>,
+    pub preferences: Option<SessionPreferences>,
 }
 
 /// One page of `list_sessions`.
@@ -50,12 +80,14 @@ pub struct SessionsPage {
     pub next_cursor: Option<String>,
 }
 
-pub(super) const SESSION_COLUMNS: &str = "id, cwd, title, title_source, model, provider, mode, parent_session_id, created_at, updated_at, message_count, \
+pub(super) const SESSION_COLUMNS: &str = "id, cwd, title, title_source, model, provider, mode, parent_session_id, created_at, updated_at, message_count, settings, \
      (SELECT content FROM messages m WHERE m.session_id = sessions.id AND m.role = 'user' ORDER BY seq LIMIT 1)";
 
 pub(super) fn row_to_record(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRecord> {
+    let id: String = row.get(0)?;
     Ok(SessionRecord {
-        id: row.get(0)?,
+        preferences: SessionPreferences::from_column(&id, row.get(11)?),
+        id,
         cwd: row.get(1)?,
         title: row.get(2)?,
         title_source: row.get(3)?,
@@ -66,6 +98,6 @@ pub(super) fn row_to_record(row: &rusqlite::Row<'_>) -> rusqlite::Result<Session
         created_at: row.get(8)?,
         updated_at: row.get(9)?,
         message_count: row.get(10)?,
-        preview: row.get(11)?,
+        preview: row.get(12)?,
     })
 }

@@ -77,8 +77,8 @@ impl Store {
         self.call(move |conn| {
             let tx = conn.transaction()?;
             tx.execute(
-                "INSERT INTO sessions (id, cwd, title, title_source, model, provider, mode, parent_session_id, created_at, updated_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
+                "INSERT INTO sessions (id, cwd, title, title_source, model, provider, mode, parent_session_id, created_at, updated_at, settings) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10)",
                 params![
                     record.id,
                     record.cwd,
@@ -89,6 +89,7 @@ impl Store {
                     record.mode,
                     record.parent_session_id,
                     record.created_at,
+                    record.preferences.to_column(),
                 ],
             )?;
             insert_messages(&tx, &record.id, &messages)?;
@@ -117,6 +118,12 @@ impl Store {
             }
             if let Some(mode) = patch.mode {
                 tx.execute("UPDATE sessions SET mode = ?2 WHERE id = ?1", params![id, mode])?;
+            }
+            if let Some(preferences) = patch.preferences {
+                tx.execute(
+                    "UPDATE sessions SET settings = ?2 WHERE id = ?1",
+                    params![id, preferences.to_column()],
+                )?;
             }
             tx.commit()?;
             Ok(())

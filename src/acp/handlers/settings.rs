@@ -10,7 +10,7 @@ use agent_client_protocol::v1::schema::{
 use agent_client_protocol::{Client, Error};
 
 use crate::acp::errors::{invalid_params, to_rpc};
-use crate::acp::options::{MODE_OPTION, MODEL_OPTION, config_options};
+use crate::acp::options::{AUTO_COMPACT_OPTION, MODE_OPTION, MODEL_OPTION, config_options};
 use crate::acp::state::AcpState;
 use crate::session::Session;
 
@@ -20,6 +20,15 @@ pub async fn set_config_option(
     cx: ConnectionTo<Client>,
 ) -> Result<SetSessionConfigOptionResponse, Error> {
     let session = state.manager.get_or_restore(&req.session_id.0).await.map_err(to_rpc)?;
+    if &*req.config_id.0 == AUTO_COMPACT_OPTION {
+        let Some(on) = req.value.as_bool() else {
+            return Err(invalid_params(format!(
+                "config option '{AUTO_COMPACT_OPTION}' takes a boolean (`{{\"type\": \"boolean\", \"value\": true}}`)"
+            )));
+        };
+        state.manager.set_auto_compact(&session, on).await.map_err(to_rpc)?;
+        return Ok(announce(state, &session, &cx).await);
+    }
     let Some(value) = req.value.as_value_id().map(|v| v.0.to_string()) else {
         return Err(invalid_params(format!(
             "config option '{}' takes a value id, not a boolean",
@@ -38,17 +47,22 @@ pub async fn set_config_option(
         }
         other => {
             return Err(invalid_params(format!(
-                "unknown config option '{other}'; this agent offers '{MODEL_OPTION}' and '{MODE_OPTION}'"
+                "unknown config option '{other}'; this agent offers '{MODEL_OPTION}', '{MODE_OPTION}' and '{AUTO_COMPACT_OPTION}'"
             )));
         }
     }
-    let options = config_options(&state.manager, &session).await;
+    Ok(announce(state, &session, &cx).await)
+}
+
+/// The session's options after a change, announced with `config_option_update` and returned.
+async fn announce(state: &AcpState, session: &Session, cx: &ConnectionTo<Client>) -> SetSessionConfigOptionResponse {
+    let options = config_options(&state.manager, session).await;
     notify(
-        &cx,
-        &session,
+        cx,
+        session,
         SessionUpdate::ConfigOptionUpdate(ConfigOptionUpdate::new(options.clone())),
     );
-    Ok(SetSessionConfigOptionResponse::new(options))
+    SetSessionConfigOptionResponse::new(options)
 }
 
 pub async fn set_mode(

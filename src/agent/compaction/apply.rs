@@ -86,6 +86,7 @@ mod tests {
             history_tokens: 0,
             middle_tokens: 42,
             manual: false,
+            instructions: None,
         }
     }
 

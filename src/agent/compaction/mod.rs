@@ -114,7 +114,8 @@ pub async fn compact(
         fallback_reason,
         summary,
     };
-    if let Some(pruned) = prune(history, plan) {
+    // Instructions ask for a summary; clearing old tool outputs alone would ignore them.
+    if let Some(pruned) = prune(history, plan).filter(|_| plan.instructions.is_none()) {
         tracing::info!(compaction = %id, "context compaction: cleared old tool outputs");
         on_event(CompactionEvent::Completed {
             id: id.clone(),
@@ -124,7 +125,7 @@ pub async fn compact(
         return Ok(outcome(pruned, None, None));
     }
     let middle = plan.middle(history);
-    let request = summary_request(middle, summary_model);
+    let request = summary_request(middle, summary_model, plan.instructions.as_deref());
     let mut on_text = |text: &str| {
         on_event(CompactionEvent::SummaryChunk {
             id: id.clone(),

@@ -36,6 +36,8 @@ pub struct Plan {
     pub middle_tokens: u64,
     /// Requested with `/compact` rather than triggered by the threshold.
     pub manual: bool,
+    /// What the user asked the summary to concentrate on (`/compact <instructions>`).
+    pub instructions: Option<String>,
 }
 
 impl Plan {
@@ -45,12 +47,14 @@ impl Plan {
     }
 }
 
-/// Whether to compact before the next model call: `None` when compaction is disabled, the
-/// prompt is below the threshold, or there is nothing between head and tail to summarise.
+/// Whether to compact before the next model call: `None` when the prompt is below the
+/// threshold, or there is nothing between head and tail to summarise.
 /// `prompt_tokens` is the projected size of the next prompt (see `ContextMeter`).
 pub fn plan(history: &[Message], cfg: &CompactionConfig, window: u64, prompt_tokens: u64) -> Option<Plan> {
     let threshold = cfg.threshold_tokens(window);
-    if !cfg.enabled || prompt_tokens < threshold {
+    // Whether automatic compaction is on at all is the caller's question (the session may
+    // override `compression.enabled`).
+    if prompt_tokens < threshold {
         return None;
     }
     build(history, cfg, window, prompt_tokens, cfg.protect_last_n, false)
@@ -89,6 +93,7 @@ fn build(
         history_tokens,
         middle_tokens: estimate_tokens(&history[head_end..tail_start]),
         manual,
+        instructions: None,
     })
 }
 

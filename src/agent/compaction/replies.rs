@@ -7,8 +7,6 @@ use crate::text::thousands;
 
 /// `/compact` on an empty conversation.
 pub const NOTHING_TO_COMPACT: &str = "Nothing to compress — conversation is empty.";
-/// `/compact` with `compression.enabled: false`.
-pub const DISABLED: &str = "Context compression is disabled for this agent.";
 
 /// `/compact` when everything is still in the protected head and tail (ours; Hermes would
 /// report "A -> A messages").
@@ -39,8 +37,9 @@ pub fn failed(error: &dyn std::fmt::Display) -> String {
 }
 
 /// The `/context` lines after `Context usage: …`: how far the threshold is, then the tip (or
-/// that compaction is off). `used` is the estimated prompt size, `window` the context window.
-pub fn context_lines(cfg: &CompactionConfig, used: u64, window: u64) -> String {
+/// that automatic compaction is off, which `/compact` does not need). `used` is the estimated
+/// prompt size, `window` the context window, `automatic` whether compaction runs by itself.
+pub fn context_lines(cfg: &CompactionConfig, used: u64, window: u64, automatic: bool) -> String {
     let threshold = cfg.threshold_tokens(window);
     let percent = threshold as f64 * 100.0 / window.max(1) as f64;
     let first = if used < threshold {
@@ -55,10 +54,10 @@ pub fn context_lines(cfg: &CompactionConfig, used: u64, window: u64) -> String {
             thousands(threshold)
         )
     };
-    let second = if cfg.enabled {
+    let second = if automatic {
         "Tip: run /compact to compress manually before the threshold."
     } else {
-        "Compression is disabled for this agent."
+        "Automatic compression is off for this session (the auto_compact option); /compact still works."
     };
     format!("{first}\n{second}")
 }
@@ -74,18 +73,14 @@ mod tests {
             ..CompactionConfig::default()
         };
         assert_eq!(
-            context_lines(&cfg, 25_000, 100_000),
+            context_lines(&cfg, 25_000, 100_000, true),
             "Compression: ~55,000 tokens until threshold (~80,000, 80%).\nTip: run /compact to compress manually before the threshold."
         );
-        let off = CompactionConfig {
-            enabled: false,
-            ..cfg.clone()
-        };
         assert_eq!(
-            context_lines(&off, 90_000, 100_000),
-            "Compression: due now (threshold ~80,000, 80%). Run /compact.\nCompression is disabled for this agent."
+            context_lines(&cfg, 90_000, 100_000, false),
+            "Compression: due now (threshold ~80,000, 80%). Run /compact.\nAutomatic compression is off for this session (the auto_compact option); /compact still works."
         );
-        assert!(context_lines(&CompactionConfig::default(), 0, 256_000).contains("(~192,000, 75%)"));
+        assert!(context_lines(&CompactionConfig::default(), 0, 256_000, true).contains("(~192,000, 75%)"));
     }
 
     #[test]

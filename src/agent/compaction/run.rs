@@ -23,6 +23,9 @@ pub struct CompactionSettings {
     pub summary_model: String,
     /// Per session, across turns (it remembers the last prompt size and pauses after loops).
     pub auto: Arc<Mutex<AutoCompaction>>,
+    /// Whether compaction runs by itself when the threshold is crossed: the session's
+    /// `auto_compact` choice, else `compression.enabled`.
+    pub automatic: bool,
 }
 
 impl CompactionSettings {
@@ -35,11 +38,20 @@ impl CompactionSettings {
         let context_window = super::context_window(model, configured_window);
         let summary_model = config.summary_model.clone().unwrap_or_else(|| model.to_string());
         CompactionSettings {
+            automatic: config.enabled,
             config,
             context_window,
             summary_model,
             auto,
         }
+    }
+
+    /// The same settings with automatic compaction switched by the session's own choice.
+    pub fn automatic(mut self, session_choice: Option<bool>) -> Self {
+        if let Some(on) = session_choice {
+            self.automatic = on;
+        }
+        self
     }
 
     pub fn threshold(&self) -> u64 {
@@ -74,7 +86,7 @@ pub async fn compact_if_due(
     system_prompt: &str,
     tools: &[Value],
 ) -> Result<bool, AgentError> {
-    if !settings.config.enabled {
+    if !settings.automatic {
         return Ok(true);
     }
     let plan = settings

@@ -70,12 +70,22 @@ TURNS TO SUMMARISE:
 {turns}
 </conversation>";
 
-/// The tool-less request asking `model` to summarise `middle`.
-pub fn summary_request(middle: &[Message], model: &str) -> ChatRequest {
+/// What the user's `/compact <instructions>` adds (Hermes' focus topic, in the user's words). It
+/// comes from the user, not from the turns, so the summariser may follow it.
+const USER_INSTRUCTIONS: &str = "\n\nTHE USER'S INSTRUCTIONS FOR THIS SUMMARY (they come from the user, not from the turns; \
+follow them when deciding what to keep in detail and what to shorten, within the structure above; never include API \
+keys, tokens or passwords, write [REDACTED] instead):\n<instructions>\n{instructions}\n</instructions>";
+
+/// The tool-less request asking `model` to summarise `middle`, following the user's
+/// `instructions` when there are any.
+pub fn summary_request(middle: &[Message], model: &str, instructions: Option<&str>) -> ChatRequest {
     let budget = (estimate_tokens(middle) / 5).clamp(SUMMARY_MIN_TOKENS, SUMMARY_MAX_TOKENS);
-    let prompt = TEMPLATE
+    let mut prompt = TEMPLATE
         .replace("{budget}", &budget.to_string())
         .replace("{turns}", &bound(serialize(middle)));
+    if let Some(instructions) = instructions.map(str::trim).filter(|i| !i.is_empty()) {
+        prompt.push_str(&USER_INSTRUCTIONS.replace("{instructions}", instructions));
+    }
     ChatRequest {
         model: model.to_string(),
         messages: vec![Message::system(SYSTEM), Message::user(prompt)],
@@ -246,6 +256,20 @@ mod tests {
     use crate::transcript::ToolCall;
 
     #[test]
+    fn the_users_instructions_follow_the_turns_and_blank_ones_are_dropped() {
+        let middle = vec![Message::user("a"), Message::assistant("b")];
+        let prompt = |i: Option<&str>| summary_request(&middle, "m", i).messages[1].text_content();
+        let with = prompt(Some("  keep the parser details  "));
+        let tail = &with[with.find("</conversation>").unwrap()..];
+        assert!(
+            tail.contains("<instructions>\nkeep the parser details\n</instructions>"),
+            "{tail}"
+        );
+        assert_eq!(prompt(Some("   ")), prompt(None));
+        assert!(!prompt(None).contains("<instructions>"));
+    }
+
+    #[test]
     fn request_has_the_template_and_labelled_turns() {
         let mut call = Message::assistant("Let me look.");
         call.tool_calls.push(ToolCall {
@@ -259,7 +283,7 @@ mod tests {
             call,
             result,
         ];
-        let request = summary_request(&middle, "aux-model");
+        let request = summary_request(&middle, "aux-model", None);
         assert_eq!(request.model, "aux-model");
         assert!(request.tools.is_empty());
         assert_eq!(request.max_tokens, None);

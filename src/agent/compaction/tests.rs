@@ -72,16 +72,11 @@ fn cfg(protect_last_n: usize) -> CompactionConfig {
 }
 
 #[test]
-fn below_threshold_or_disabled_does_nothing() {
+fn below_threshold_does_nothing() {
     let history = scripted(40, 2_000);
     let threshold = cfg(20).threshold_tokens(256_000);
     assert!(plan(&history, &cfg(20), 256_000, threshold - 1).is_none());
     assert!(plan(&history, &cfg(20), 256_000, threshold).is_some());
-    let off = CompactionConfig {
-        enabled: false,
-        ..cfg(20)
-    };
-    assert!(plan(&history, &off, 256_000, u64::MAX).is_none());
     // Too short to have a middle.
     assert!(plan(&scripted(1, 10), &cfg(20), 256_000, u64::MAX).is_none());
 }
@@ -201,7 +196,7 @@ fn a_second_compaction_folds_the_first_summary_in() {
     assert_eq!(second.head_end, 4);
     let middle = second.middle(&longer);
     assert!(is_compaction_summary(&middle[0]));
-    let prompt = summary_request(middle, "m").messages[1].text_content();
+    let prompt = summary_request(middle, "m", None).messages[1].text_content();
     assert!(prompt.contains("[EARLIER SUMMARY]: ## Goal\nFirst summary body"));
     assert!(fallback_summary(middle).contains("First summary body"));
     let twice = apply(&longer, &second, "second");

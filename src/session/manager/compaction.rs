@@ -1,5 +1,5 @@
 //! Context compaction for a session: its context window, the compaction settings a turn
-//! uses, and the on-demand `/compact`.
+//! uses, the session's `auto_compact` choice, and the on-demand `/compact [instructions]`.
 
 use std::sync::Arc;
 
@@ -9,6 +9,7 @@ use super::{SessionError, SessionManager};
 use crate::agent::compaction;
 use crate::agent::{self, CompactionSettings, CompactionTarget, Sink};
 use crate::session::Session;
+use crate::store::SessionPatch;
 
 impl SessionManager {
     /// The context window of `model` (config `model.context_length` wins).
@@ -17,8 +18,27 @@ impl SessionManager {
     }
 
     /// The compaction lines of `/context`: threshold and state for `used` of `window` tokens.
-    pub fn compaction_lines(&self, used: u64, window: u64) -> String {
-        compaction::replies::context_lines(&self.config().file.compaction, used, window)
+    pub fn compaction_lines(&self, session: &Session, used: u64, window: u64) -> String {
+        let automatic = self.auto_compact(session);
+        compaction::replies::context_lines(&self.config().file.compaction, used, window, automatic)
+    }
+
+    /// Whether compaction runs by itself in `session`: its own choice, else
+    /// `compression.enabled`.
+    pub fn auto_compact(&self, session: &Session) -> bool {
+        (session.settings().preferences.auto_compact).unwrap_or(self.config().file.compaction.enabled)
+    }
+
+    /// Turns automatic compaction on or off for `session` (persisted; `/compact` works either
+    /// way).
+    pub async fn set_auto_compact(&self, session: &Session, on: bool) -> Result<(), SessionError> {
+        let settings = session.update_settings(|s| s.preferences.auto_compact = Some(on));
+        let patch = SessionPatch {
+            preferences: Some(settings.preferences),
+            ..Default::default()
+        };
+        self.store().patch_session(&session.id, patch).await?;
+        Ok(())
     }
 
     pub(super) fn compaction_settings(&self, session: &Session, model: &str) -> CompactionSettings {
@@ -28,15 +48,19 @@ impl SessionManager {
             self.config().file.context_length,
             session.auto_compaction.clone(),
         )
+        .automatic(session.settings().preferences.auto_compact)
     }
 
-    /// `/compact`: compacts the conversation now, under the cancel token of the prompt that
-    /// asked for it. Returns the reply text.
+    /// `/compact [instructions]`: compacts the conversation now, under the cancel token of the
+    /// prompt that asked for it, with a summary that follows the user's instructions (when
+    /// given). Works whether automatic compaction is on or not: the user asked. Returns the
+    /// reply text.
     pub async fn compact_now(
         &self,
         session: &Arc<Session>,
         events: Sink,
         cancel: &CancellationToken,
+        instructions: Option<&str>,
     ) -> Result<String, SessionError> {
         use compaction::replies;
         let (_, provider) = self.provider()?;
@@ -44,15 +68,16 @@ impl SessionManager {
         if history.is_empty() {
             return Ok(replies::NOTHING_TO_COMPACT.to_string());
         }
-        if !self.config().file.compaction.enabled {
-            return Ok(replies::DISABLED.to_string());
-        }
         let model = session.settings().model;
         let settings = self.compaction_settings(session, &model);
-        let Some(plan) = compaction::plan_manual(&history, &self.config().file.compaction, settings.context_window)
+        let Some(mut plan) = compaction::plan_manual(&history, &self.config().file.compaction, settings.context_window)
         else {
             return Ok(replies::too_short(history.len()));
         };
+        plan.instructions = instructions
+            .map(str::trim)
+            .filter(|i| !i.is_empty())
+            .map(str::to_string);
         let target = CompactionTarget {
             session_id: &session.id,
             provider: provider.as_ref(),

@@ -175,6 +175,7 @@ impl SessionManager {
                 .and_then(|m| modes::parse_mode(m, self.config().yolo_allowed))
                 .unwrap_or_default(),
             title: record.title.clone(),
+            preferences: record.preferences.clone(),
         };
         let session = Arc::new(Session::new(record.id.clone(), settings, history, self.offered_tools()));
         // Another request may have restored it meanwhile: keep the first.
@@ -209,6 +210,7 @@ impl SessionManager {
             model,
             mode: Mode::Default,
             title: None,
+            preferences: Default::default(),
         };
         self.store()
             .create_session(

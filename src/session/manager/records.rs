@@ -43,6 +43,7 @@ pub(super) fn record_for(
         mode: Some(s.mode.id().to_string()),
         parent_session_id: parent,
         created_at: now_ms(),
+        preferences: s.preferences.clone(),
         ..SessionRecord::default()
     }
 }

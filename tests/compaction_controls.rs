@@ -1,0 +1,176 @@
+//! Compaction on the user's terms, through the real binary: `/compact <instructions>` reaches
+//! the summary request, and the per-session `auto_compact` toggle (announced with
+//! `config_option_update`, persisted across a restart) stops automatic compaction while
+//! `/compact` keeps working.
+
+use serde_json::{Value, json};
+
+use crate::support::mock_llm::{self, MockLlm};
+use crate::support::{AgentProcess, TestHome, agent_text};
+
+fn write_config(home: &TestHome, mock: &MockLlm) {
+    let text = format!(
+        "model:\n  provider: custom\n  base_url: {}\n  default: mock-model\ncompression:\n  threshold_tokens: 2000\n  protect_last_n: 4\n",
+        mock.url()
+    );
+    std::fs::write(home.path().join("config.yaml"), text).unwrap();
+}
+
+/// Five exchanges with long answers; the last reports a prompt far over the threshold.
+async fn fill(agent: &mut AgentProcess, mock: &MockLlm, session: &str) {
+    for i in 0..5 {
+        let usage = if i == 4 { 50_000 } else { 100 };
+        mock.push(mock_llm::text_with_usage(
+            &[&format!("answer {i} ").repeat(250)],
+            usage,
+            20,
+        ));
+        agent.prompt(session, &format!("question {i}")).await;
+    }
+}
+
+fn option<'a>(options: &'a Value, id: &str) -> &'a Value {
+    options
+        .as_array()
+        .and_then(|all| all.iter().find(|o| o["id"] == id))
+        .unwrap_or_else(|| panic!("no option {id} in {options}"))
+}
+
+fn summary_prompt(request: &Value) -> String {
+    request["messages"][1]["content"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[tokio::test]
+async fn compact_with_instructions_puts_them_in_the_summary_request() {
+    let mock = MockLlm::start().await;
+    let home = TestHome::new(&mock.url());
+    write_config(&home, &mock);
+    let mut agent = AgentProcess::spawn(home.path(), &[]).await;
+    agent.initialize().await;
+    let session = agent.new_session(&home.cwd()).await;
+    // Small reported prompts: nothing compacts by itself here.
+    for i in 0..5 {
+        mock.push(mock_llm::text_with_usage(
+            &[&format!("answer {i} ").repeat(250)],
+            100,
+            20,
+        ));
+        agent.prompt(&session, &format!("question {i}")).await;
+    }
+    mock.push(mock_llm::text(&["Goal: the parser. Kept: parser details."]));
+    let (response, updates) = agent
+        .prompt(&session, "/compact keep every detail about the parser bug")
+        .await;
+    assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+    assert!(
+        agent_text(&updates).starts_with("Context compressed:"),
+        "{}",
+        agent_text(&updates)
+    );
+    let prompt = summary_prompt(mock.requests().last().unwrap());
+    assert!(
+        prompt.contains("THE USER'S INSTRUCTIONS") && prompt.contains("keep every detail about the parser bug"),
+        "{prompt}"
+    );
+    // Plain `/compact` sends no instructions block.
+    for i in 5..9 {
+        mock.push(mock_llm::text_with_usage(
+            &[&format!("answer {i} ").repeat(250)],
+            100,
+            20,
+        ));
+        agent.prompt(&session, &format!("question {i}")).await;
+    }
+    mock.push(mock_llm::text(&["second summary"]));
+    agent.prompt(&session, "/compact").await;
+    let prompt = summary_prompt(mock.requests().last().unwrap());
+    assert!(!prompt.contains("THE USER'S INSTRUCTIONS"), "{prompt}");
+    assert_eq!(agent.shutdown().await, Some(0));
+}
+
+#[tokio::test]
+async fn auto_compact_off_stops_automatic_compaction_and_survives_a_restart() {
+    let mock = MockLlm::start().await;
+    let home = TestHome::new(&mock.url());
+    write_config(&home, &mock);
+    let mut agent = AgentProcess::spawn(home.path(), &[]).await;
+    agent.initialize().await;
+    let created = agent
+        .request("session/new", json!({"cwd": home.cwd(), "mcpServers": []}))
+        .await;
+    let session = created["result"]["sessionId"].as_str().unwrap().to_string();
+    let toggle = option(&created["result"]["configOptions"], "auto_compact");
+    assert_eq!(
+        (toggle["type"].as_str(), toggle["currentValue"].as_bool()),
+        (Some("boolean"), Some(true)),
+        "{toggle}"
+    );
+
+    // A value id is refused with invalid params; a boolean is taken and announced.
+    let wrong = agent
+        .request(
+            "session/set_config_option",
+            json!({"sessionId": session, "configId": "auto_compact", "value": "off"}),
+        )
+        .await;
+    assert_eq!(wrong["error"]["code"], -32602, "{wrong}");
+    let set = agent
+        .request(
+            "session/set_config_option",
+            json!({"sessionId": session, "configId": "auto_compact", "type": "boolean", "value": false}),
+        )
+        .await;
+    assert_eq!(
+        option(&set["result"]["configOptions"], "auto_compact")["currentValue"],
+        false,
+        "{set}"
+    );
+    let announced = agent.notifications();
+    assert!(
+        announced.iter().any(|u| u["sessionUpdate"] == "config_option_update"
+            && option(&u["configOptions"], "auto_compact")["currentValue"] == false),
+        "{announced:?}"
+    );
+
+    // Over the threshold, the next turn goes straight to the model: no summary call.
+    fill(&mut agent, &mock, &session).await;
+    mock.push(mock_llm::text(&["no compaction happened"]));
+    let before = mock.requests().len();
+    let (_, updates) = agent.prompt(&session, "question 5").await;
+    assert_eq!(agent_text(&updates), "no compaction happened");
+    assert_eq!(mock.requests().len(), before + 1, "one model call, no summary");
+    let (_, context) = agent.prompt(&session, "/context").await;
+    assert!(
+        agent_text(&context).contains("Automatic compression is off"),
+        "{}",
+        agent_text(&context)
+    );
+    assert_eq!(agent.shutdown().await, Some(0));
+
+    // After a restart the session still has it off.
+    let mut agent = AgentProcess::spawn(home.path(), &[]).await;
+    agent.initialize().await;
+    let loaded = agent
+        .request(
+            "session/load",
+            json!({"sessionId": session, "cwd": home.cwd(), "mcpServers": []}),
+        )
+        .await;
+    assert_eq!(
+        option(&loaded["result"]["configOptions"], "auto_compact")["currentValue"],
+        false,
+        "{loaded}"
+    );
+    // `/compact` still works with automatic compaction off.
+    mock.push(mock_llm::text(&["manual summary"]));
+    let (_, updates) = agent.prompt(&session, "/compact").await;
+    assert!(
+        agent_text(&updates).starts_with("Context compressed:"),
+        "{}",
+        agent_text(&updates)
+    );
+    assert_eq!(agent.shutdown().await, Some(0));
+}
