@@ -48,8 +48,8 @@ const MIGRATIONS: &[&str] = &[
         INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
     END;
     "#,
-    // 2: per-session settings as JSON. No longer read or written (model and mode have their own
-    // columns); the column stays, at its default, because migrations only ever add.
+    // 2: per-session settings as JSON. Model and mode moved to their own columns; the column now
+    // holds `SessionPreferences` (the editor toggles such as `auto_compact`).
     r#"
     ALTER TABLE sessions ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
     "#,
