@@ -29,6 +29,8 @@ pub struct Services {
     pub builtin_tools: ToolRegistry,
     /// The part of this scope tools may use.
     pub tools: Arc<ToolServices>,
+    /// The sessions Hermes itself saved (`HERMES_HOME/state.db`), read-only.
+    pub hermes_sessions: crate::store::hermes::HermesSessions,
 }
 
 impl Services {
@@ -74,6 +76,7 @@ impl Services {
             fallbacks,
             builtin_tools: ToolRegistry::builtin(guard),
             tools,
+            hermes_sessions: crate::store::hermes::HermesSessions::new(config.home.join("state.db")),
             store,
             config,
         }

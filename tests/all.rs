@@ -25,6 +25,8 @@ mod commands;
 mod compaction_controls;
 /// The editor config snippets and the ACP registry manifest.
 mod distribution;
+/// Sessions Hermes saved in its own `state.db`: listed, loaded, continued, never written.
+mod hermes_sessions;
 /// Providers and long sessions: fallbacks, backoff, compaction, context files, memory, search.
 mod long_sessions;
 /// MCP client in-process against the example MCP server: tools, calls, failures, close.

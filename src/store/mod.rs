@@ -4,6 +4,7 @@
 //! protocol loop or another session.
 
 mod compaction;
+pub mod hermes;
 mod listing;
 mod loading;
 mod migrations;

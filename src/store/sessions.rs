@@ -71,27 +71,33 @@ pub(super) fn insert_messages(conn: &Connection, session_id: &str, messages: &[M
     Ok(())
 }
 
+/// Inserts a session row (the caller's transaction also inserts its messages).
+pub(super) fn insert_session(conn: &Connection, record: &SessionRecord) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT INTO sessions (id, cwd, title, title_source, model, provider, mode, parent_session_id, created_at, updated_at, settings) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10)",
+        params![
+            record.id,
+            record.cwd,
+            record.title,
+            record.title_source,
+            record.model,
+            record.provider,
+            record.mode,
+            record.parent_session_id,
+            record.created_at,
+            record.preferences.to_column(),
+        ],
+    )?;
+    Ok(())
+}
+
 impl Store {
     /// Creates a session row (and its initial messages, for forks).
     pub async fn create_session(&self, record: SessionRecord, messages: Vec<Message>) -> Result<(), StoreError> {
         self.call(move |conn| {
             let tx = conn.transaction()?;
-            tx.execute(
-                "INSERT INTO sessions (id, cwd, title, title_source, model, provider, mode, parent_session_id, created_at, updated_at, settings) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10)",
-                params![
-                    record.id,
-                    record.cwd,
-                    record.title,
-                    record.title_source,
-                    record.model,
-                    record.provider,
-                    record.mode,
-                    record.parent_session_id,
-                    record.created_at,
-                    record.preferences.to_column(),
-                ],
-            )?;
+            insert_session(&tx, &record)?;
             insert_messages(&tx, &record.id, &messages)?;
             tx.commit()?;
             Ok(())

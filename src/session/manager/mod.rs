@@ -6,6 +6,7 @@
 //! live in the submodules.
 
 mod compaction;
+mod hermes;
 mod lifecycle;
 mod listing;
 mod mcp;
@@ -161,11 +162,10 @@ impl SessionManager {
         if let Some(s) = self.get(id) {
             return Ok(s);
         }
-        let (record, history) = self
-            .store()
-            .load_session(id)
-            .await?
-            .ok_or_else(|| SessionError::NotFound(id.to_string()))?;
+        let (record, history) = match self.store().load_session(id).await? {
+            Some(loaded) => loaded,
+            None => self.import_from_hermes(id).await?,
+        };
         let settings = SessionSettings {
             cwd: PathBuf::from(&record.cwd),
             model: record.model.clone().unwrap_or_else(|| self.default_model()),

@@ -1,0 +1,167 @@
+//! Read-only access to the sessions Hermes itself saved (`HERMES_HOME/state.db`, Hermes'
+//! SessionDB, schema in the reference §6), so a user switching from `hermes acp` finds every
+//! session in the editor's list, can open it, and continues it here. The file is opened
+//! read-only (`mode=ro`, `query_only`) for each call and closed right after: a Hermes process
+//! may be writing to it, we never write, and a read-only connection never checkpoints the WAL.
+//! Only rows Hermes' ACP adapter wrote (`source = 'acp'`) are offered, as Hermes offers them.
+
+mod convert;
+mod import;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension};
+
+use crate::transcript::Message;
+
+/// At most this many Hermes sessions are listed (Hermes' own ACP list stops at 1000 too).
+pub const MAX_LISTED: usize = 1000;
+/// How long a read waits for a Hermes writer holding the database.
+const BUSY_WAIT: Duration = Duration::from_secs(2);
+
+/// A session Hermes saved, as a list entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HermesSession {
+    pub id: String,
+    /// From `model_config.cwd` (where Hermes' ACP adapter keeps it), else the `cwd` column.
+    pub cwd: String,
+    pub title: Option<String>,
+    pub model: Option<String>,
+    /// The provider Hermes used (`model_config.provider`), when it says.
+    pub provider: Option<String>,
+    /// Milliseconds since the epoch.
+    pub started_at: i64,
+    /// The last message's time (else the start), milliseconds since the epoch.
+    pub updated_at: i64,
+    /// The first user message, for a title when there is none.
+    pub preview: Option<String>,
+}
+
+/// Hermes' session database, found at a path that may not exist.
+#[derive(Debug, Clone)]
+pub struct HermesSessions {
+    path: PathBuf,
+}
+
+impl HermesSessions {
+    pub fn new(path: PathBuf) -> HermesSessions {
+        HermesSessions { path }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The ACP sessions Hermes saved that have messages, newest first (at most `MAX_LISTED`).
+    /// Empty when there is no `state.db` or it cannot be read (logged).
+    pub async fn list(&self) -> Vec<HermesSession> {
+        let path = self.path.clone();
+        blocking(move || {
+            let conn = open(&path)?;
+            list_sessions(&conn)
+        })
+        .await
+        .unwrap_or_default()
+    }
+
+    /// One ACP session Hermes saved and its active messages as our messages; `None` when it is
+    /// not there.
+    pub async fn load(&self, id: &str) -> Option<(HermesSession, Vec<Message>)> {
+        let (path, id) = (self.path.clone(), id.to_string());
+        blocking(move || {
+            let conn = open(&path)?;
+            let Some(session) = find_session(&conn, &id)? else {
+                return Ok(None);
+            };
+            let messages = convert::load_messages(&conn, &id)?;
+            Ok(Some((session, messages)))
+        })
+        .await
+        .flatten()
+    }
+}
+
+/// Runs a read on the blocking pool; a failure is logged and becomes `None`.
+async fn blocking<T: Send + 'static>(work: impl FnOnce() -> rusqlite::Result<T> + Send + 'static) -> Option<T> {
+    match tokio::task::spawn_blocking(work).await {
+        Ok(Ok(value)) => Some(value),
+        Ok(Err(rusqlite::Error::SqliteFailure(e, _))) if e.code == rusqlite::ErrorCode::CannotOpen => None,
+        Ok(Err(e)) => {
+            tracing::warn!(error = %e, "cannot read Hermes' state.db; its sessions are not offered");
+            None
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "reading Hermes' state.db failed");
+            None
+        }
+    }
+}
+
+/// Opens `path` read-only: never creates it, never writes, never checkpoints.
+fn open(path: &Path) -> rusqlite::Result<Connection> {
+    if !path.is_file() {
+        return Err(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN),
+            None,
+        ));
+    }
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(path, flags)?;
+    conn.busy_timeout(BUSY_WAIT)?;
+    conn.pragma_update(None, "query_only", true)?;
+    Ok(conn)
+}
+
+/// The list query's columns, mapped by `row_to_session`. Sessions that Hermes ended by
+/// compaction are left out: their continuation is a row of its own.
+const SESSION_SELECT: &str = "SELECT s.id, s.model_config, s.cwd, s.title, s.model, s.started_at, \
+     (SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id), \
+     (SELECT m.content FROM messages m WHERE m.session_id = s.id AND m.role = 'user' AND m.active = 1 ORDER BY m.id LIMIT 1) \
+     FROM sessions s WHERE s.source = 'acp' AND COALESCE(s.end_reason, '') <> 'compression'";
+
+fn list_sessions(conn: &Connection) -> rusqlite::Result<Vec<HermesSession>> {
+    let sql = format!("{SESSION_SELECT} AND s.message_count > 0");
+    let mut stmt = conn.prepare(&sql)?;
+    let mut sessions: Vec<HermesSession> = stmt.query_map([], row_to_session)?.collect::<Result<_, _>>()?;
+    sessions.sort_by(|a, b| b.updated_at.cmp(&a.updated_at).then_with(|| a.id.cmp(&b.id)));
+    sessions.truncate(MAX_LISTED);
+    Ok(sessions)
+}
+
+fn find_session(conn: &Connection, id: &str) -> rusqlite::Result<Option<HermesSession>> {
+    let sql = format!("{SESSION_SELECT} AND s.id = ?1");
+    conn.query_row(&sql, [id], row_to_session).optional()
+}
+
+fn row_to_session(row: &rusqlite::Row<'_>) -> rusqlite::Result<HermesSession> {
+    let model_config: Option<String> = row.get(1)?;
+    let cwd_column: Option<String> = row.get(2)?;
+    let config: Option<serde_json::Value> = model_config.as_deref().and_then(|text| serde_json::from_str(text).ok());
+    let config_text = |key: &str| {
+        (config.as_ref())
+            .and_then(|c| c.get(key).and_then(|v| v.as_str()))
+            .filter(|v| !v.is_empty())
+            .map(str::to_string)
+    };
+    let cwd = config_text("cwd").or(cwd_column).unwrap_or_default();
+    let started_at = seconds_to_ms(row.get::<_, Option<f64>>(5)?.unwrap_or(0.0));
+    let last = row.get::<_, Option<f64>>(6)?.map(seconds_to_ms);
+    Ok(HermesSession {
+        id: row.get(0)?,
+        cwd,
+        title: row.get::<_, Option<String>>(3)?.filter(|t| !t.trim().is_empty()),
+        model: row.get::<_, Option<String>>(4)?.filter(|m| !m.trim().is_empty()),
+        provider: config_text("provider"),
+        started_at,
+        updated_at: last.unwrap_or(started_at).max(started_at),
+        preview: row.get::<_, Option<String>>(7)?.map(|c| convert::plain_text(&c)),
+    })
+}
+
+fn seconds_to_ms(seconds: f64) -> i64 {
+    (seconds * 1000.0).round() as i64
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,212 @@
+//! Against a `state.db` built here from Hermes' documented schema (reference §6.1): only ACP
+//! sessions with messages are listed, newest first, with the cwd from `model_config`; history
+//! converts (tool calls, results, JSON content, repairs); the file's bytes never change.
+
+use std::path::Path;
+
+use rusqlite::{Connection, params};
+
+use super::*;
+use crate::transcript::{Part, Role};
+
+/// The columns of Hermes' schema this code reads, plus a few it does not (as in the real file).
+const SCHEMA: &str = "
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+INSERT INTO schema_version VALUES (22);
+CREATE TABLE sessions (
+    id TEXT PRIMARY KEY, source TEXT NOT NULL, user_id TEXT, model TEXT, model_config TEXT,
+    system_prompt TEXT, parent_session_id TEXT, started_at REAL NOT NULL, ended_at REAL,
+    end_reason TEXT, message_count INTEGER DEFAULT 0, tool_call_count INTEGER DEFAULT 0,
+    input_tokens INTEGER DEFAULT 0, cwd TEXT, title TEXT, archived INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE messages (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL,
+    content TEXT, tool_call_id TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL NOT NULL,
+    token_count INTEGER, finish_reason TEXT, reasoning TEXT, reasoning_content TEXT,
+    reasoning_details TEXT, active INTEGER NOT NULL DEFAULT 1, compacted INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX idx_messages_session ON messages(session_id, timestamp);
+CREATE UNIQUE INDEX idx_sessions_title_unique ON sessions(title) WHERE title IS NOT NULL;
+";
+
+fn session(conn: &Connection, id: &str, source: &str, cwd: &str, started: f64, count: i64, end_reason: Option<&str>) {
+    conn.execute(
+        "INSERT INTO sessions (id, source, model, model_config, started_at, message_count, end_reason) \
+         VALUES (?1, ?2, 'hermes-model', ?3, ?4, ?5, ?6)",
+        params![
+            id,
+            source,
+            format!(r#"{{"cwd":"{cwd}","provider":"custom"}}"#),
+            started,
+            count,
+            end_reason
+        ],
+    )
+    .unwrap();
+}
+
+fn message(conn: &Connection, session: &str, role: &str, content: &str, at: f64, extra: (&str, &str, &str)) {
+    let (call_id, calls, name) = extra;
+    let opt = |s: &str| (!s.is_empty()).then(|| s.to_string());
+    conn.execute(
+        "INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![session, role, content, opt(call_id), opt(calls), opt(name), at],
+    )
+    .unwrap();
+}
+
+/// A WAL-mode state.db like a running Hermes leaves it.
+pub(crate) fn fixture(path: &Path) {
+    let conn = Connection::open(path).unwrap();
+    conn.pragma_update(None, "journal_mode", "wal").unwrap();
+    conn.execute_batch(SCHEMA).unwrap();
+    let none = ("", "", "");
+    session(&conn, "acp-old", "acp", "/ws/old", 1_700_000_000.0, 2, None);
+    message(&conn, "acp-old", "user", "first question", 1_700_000_001.0, none);
+    message(&conn, "acp-old", "assistant", "first answer", 1_700_000_002.0, none);
+    session(&conn, "acp-tools", "acp", "/ws/tools", 1_700_000_100.0, 6, None);
+    conn.execute(
+        "UPDATE sessions SET title = 'Fix the parser' WHERE id = 'acp-tools'",
+        [],
+    )
+    .unwrap();
+    message(&conn, "acp-tools", "system", "You are Hermes", 1_700_000_100.5, none);
+    message(
+        &conn,
+        "acp-tools",
+        "user",
+        "\u{0}json:[{\"type\":\"text\",\"text\":\"read main.rs\"},{\"type\":\"image_url\",\"image_url\":{\"url\":\"data:image/png;base64,AAAA\"}}]",
+        1_700_000_101.0,
+        none,
+    );
+    let calls = r#"[{"id":"tc-1","type":"function","function":{"name":"read_file","arguments":"{\"path\":\"main.rs\"}"}},{"id":"tc-2","type":"function","function":{"name":"terminal","arguments":{"command":"ls"}}}]"#;
+    message(&conn, "acp-tools", "assistant", "", 1_700_000_102.0, ("", calls, ""));
+    message(
+        &conn,
+        "acp-tools",
+        "tool",
+        "fn main() {}",
+        1_700_000_103.0,
+        ("tc-1", "", "read_file"),
+    );
+    // tc-2 never got a result; a stray result answers nothing.
+    message(
+        &conn,
+        "acp-tools",
+        "tool",
+        "stray",
+        1_700_000_104.0,
+        ("tc-9", "", "terminal"),
+    );
+    message(
+        &conn,
+        "acp-tools",
+        "assistant",
+        "main.rs is empty",
+        1_700_000_200.0,
+        none,
+    );
+    session(&conn, "cli-1", "cli", "/ws/cli", 1_700_000_300.0, 1, None);
+    message(&conn, "cli-1", "user", "cli question", 1_700_000_301.0, none);
+    session(
+        &conn,
+        "acp-rotated",
+        "acp",
+        "/ws/rot",
+        1_700_000_050.0,
+        1,
+        Some("compression"),
+    );
+    message(&conn, "acp-rotated", "user", "rotated", 1_700_000_051.0, none);
+    session(&conn, "acp-empty", "acp", "/ws/empty", 1_700_000_400.0, 0, None);
+    // Keep the writer's WAL around, as a running Hermes would.
+    std::mem::forget(conn);
+}
+
+/// The database and its write-ahead log, as (name, length, hash). The `-shm` index is left
+/// out: every reader updates its read marks there, Hermes' own readers included.
+fn fingerprint(dir: &Path) -> Vec<(String, usize, u64)> {
+    use std::hash::{Hash, Hasher};
+    ["state.db", "state.db-wal"]
+        .iter()
+        .filter_map(|name| {
+            let bytes = std::fs::read(dir.join(name)).ok()?;
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            bytes.hash(&mut hasher);
+            Some((name.to_string(), bytes.len(), hasher.finish()))
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn lists_acp_sessions_with_messages_newest_first_and_never_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state.db");
+    fixture(&path);
+    let before = fingerprint(dir.path());
+    assert_eq!(before.len(), 2, "the fixture has a live WAL");
+    let hermes = HermesSessions::new(path);
+    let listed = hermes.list().await;
+    let ids: Vec<&str> = listed.iter().map(|s| s.id.as_str()).collect();
+    assert_eq!(ids, ["acp-tools", "acp-old"]);
+    assert_eq!(listed[0].cwd, "/ws/tools");
+    assert_eq!(listed[0].title.as_deref(), Some("Fix the parser"));
+    assert_eq!(listed[0].updated_at, 1_700_000_200_000);
+    assert_eq!(listed[1].preview.as_deref(), Some("first question"));
+    assert_eq!(listed[0].preview.as_deref(), Some("read main.rs"));
+    let (_, history) = hermes.load("acp-tools").await.unwrap();
+    assert!(hermes.load("cli-1").await.is_none(), "only ACP sessions");
+    assert!(hermes.load("missing").await.is_none());
+    drop(history);
+    assert_eq!(fingerprint(dir.path()), before, "state.db and its WAL are untouched");
+}
+
+#[tokio::test]
+async fn history_converts_and_stays_valid_for_a_provider() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state.db");
+    fixture(&path);
+    let (session, history) = HermesSessions::new(path).load("acp-tools").await.unwrap();
+    assert_eq!(session.model.as_deref(), Some("hermes-model"));
+    let roles: Vec<Role> = history.iter().map(|m| m.role()).collect();
+    assert_eq!(
+        roles,
+        [Role::User, Role::Assistant, Role::Tool, Role::Tool, Role::Assistant]
+    );
+    assert_eq!(
+        history[0].parts,
+        vec![
+            Part::Text {
+                text: "read main.rs".into()
+            },
+            Part::Image {
+                url: "data:image/png;base64,AAAA".into()
+            }
+        ]
+    );
+    let calls = &history[1].tool_calls;
+    assert_eq!(
+        (calls[0].name.as_str(), calls[0].arguments.as_str()),
+        ("read_file", r#"{"path":"main.rs"}"#)
+    );
+    assert_eq!(
+        calls[1].arguments, r#"{"command":"ls"}"#,
+        "object arguments become text"
+    );
+    assert_eq!(history[2].tool_call_id.as_deref(), Some("tc-1"));
+    assert_eq!(history[2].text_content(), "fn main() {}");
+    // The unanswered call gets a result; the stray one is gone.
+    assert_eq!(history[3].tool_call_id.as_deref(), Some("tc-2"));
+    assert!(history[3].is_error && history[3].text_content().contains("No result was recorded"));
+    assert_eq!(history[4].text_content(), "main.rs is empty");
+}
+
+#[tokio::test]
+async fn no_state_db_means_no_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    let hermes = HermesSessions::new(dir.path().join("state.db"));
+    assert!(hermes.list().await.is_empty());
+    assert!(hermes.load("x").await.is_none());
+    assert!(!dir.path().join("state.db").exists(), "never created");
+}
