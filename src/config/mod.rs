@@ -9,6 +9,7 @@ pub mod file;
 pub mod provider;
 pub mod secrets;
 pub mod web;
+pub mod skills;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
