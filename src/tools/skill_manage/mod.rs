@@ -116,7 +116,7 @@ impl Tool for SkillManageTool {
         ToolEffect::WritesSkills
     }
 
-    fn present(&self, args: &Value, cwd: &Path) -> Presentation {
+    fn present(&self, args: &Value, _cwd: &Path) -> Presentation {
         let action = describe::arg(args, "action").unwrap_or("manage");
         let name = describe::arg(args, "name").unwrap_or("?");
         let file_path = describe::arg(args, "file_path");
@@ -143,7 +143,6 @@ impl Tool for SkillManageTool {
             title: format!("skill {action}: {target}"),
             locations: Vec::new(),
             start_text,
-            ..describe::generic_presentation(self.name(), args, cwd)
         }
     }
 

@@ -156,8 +156,7 @@ fn lookahead_holds(id: &str, line: &str, start: usize, end: usize) -> bool {
             let one_space = line[start..end]
                 .chars()
                 .rev()
-                .skip(1)
-                .next()
+                .nth(1)
                 .is_some_and(|c| !c.is_whitespace());
             let requirements = one_space && {
                 let mut chars = rest.chars();
