@@ -8,8 +8,8 @@ pub mod env;
 pub mod file;
 pub mod provider;
 pub mod secrets;
-pub mod web;
 pub mod skills;
+pub mod web;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
