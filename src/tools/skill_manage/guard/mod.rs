@@ -113,8 +113,11 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             let [id, severity, category, regex, description] = cols[..] else {
                 panic!("malformed skills-guard pattern row: {row}");
             };
+            // Multi-line so `^` means a line start both on one line and on the whole text
+            // (the whole-text pass in `scan_file` is a prefilter and must not miss a line).
             let regex = RegexBuilder::new(regex)
                 .case_insensitive(true)
+                .multi_line(true)
                 .build()
                 .unwrap_or_else(|e| panic!("invalid skills-guard pattern {id}: {e}"));
             Pattern {
@@ -190,7 +193,9 @@ pub fn scan_file(path: &Path, rel: &str) -> Vec<Finding> {
     let Ok(text) = text else { return Vec::new() };
     let lines: Vec<&str> = text.split('\n').collect();
     let mut findings = Vec::new();
-    for pattern in PATTERNS.iter() {
+    // A pattern that matches nowhere in the text matches no line: one pass over the text
+    // spares most patterns the per-line calls.
+    for pattern in PATTERNS.iter().filter(|p| p.regex.is_match(&text)) {
         for (i, line) in lines.iter().enumerate() {
             let hit = pattern
                 .regex
