@@ -384,5 +384,6 @@ pub fn blocked(dir: &Path) -> Option<String> {
     ))
 }
 
-#[cfg(test)]
+// Unix only: the tests make symlinks.
+#[cfg(all(test, unix))]
 mod tests;

@@ -1,7 +1,6 @@
 //! The structural half of the skills guard: too many files, too large in total or per file,
 //! binaries, executable bits on non-scripts, and symlinks that leave the skill folder.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use super::{
@@ -68,7 +67,7 @@ pub fn check(dir: &Path, files: &[PathBuf]) -> Vec<Finding> {
                 &format!("binary/executable file (.{ext}) should not be in a skill"),
             ));
         }
-        if !SCRIPT_EXTENSIONS.contains(&ext.as_str()) && meta.permissions().mode() & 0o111 != 0 {
+        if !SCRIPT_EXTENSIONS.contains(&ext.as_str()) && executable(&meta) {
             findings.push(finding(
                 "unexpected_executable",
                 Severity::Medium,
@@ -103,4 +102,16 @@ pub fn check(dir: &Path, files: &[PathBuf]) -> Vec<Finding> {
         ));
     }
     findings
+}
+
+/// Whether any execute bit is set (Unix permissions; elsewhere there is none to check).
+#[cfg(unix)]
+fn executable(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o111 != 0
+}
+
+#[cfg(not(unix))]
+fn executable(_meta: &std::fs::Metadata) -> bool {
+    false
 }

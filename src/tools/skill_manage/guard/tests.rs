@@ -76,12 +76,16 @@ fn binaries_and_escaping_links_make_a_skill_dangerous() {
     std::fs::write(skill.join("SKILL.md"), "---\nname: s\ndescription: d\n---\nbody\n").unwrap();
     std::fs::write(skill.join("assets/tool.exe"), b"MZ").unwrap();
     std::os::unix::fs::symlink("/etc/hostname", skill.join("assets/link")).unwrap();
+    let notes = skill.join("assets/notes.txt");
+    std::fs::write(&notes, "plain").unwrap();
+    std::fs::set_permissions(&notes, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let result = scan_skill(&skill);
     let found: Vec<&str> = result.findings.iter().map(|f| f.pattern_id.as_str()).collect();
     assert!(
         found.contains(&"binary_file") && found.contains(&"symlink_escape"),
         "{found:?}"
     );
+    assert!(found.contains(&"unexpected_executable"), "{found:?}");
     assert_eq!(result.verdict(), "dangerous");
     assert!(blocked(&skill).is_some());
 }
