@@ -69,6 +69,7 @@ impl Services {
                     .collect(),
             },
             http: crate::net::GuardedHttp::new(config.file.web.allow_private),
+            skills: config.file.skills,
         });
         Services {
             retry: retry_policy(&config),

@@ -51,6 +51,8 @@ mod sandbox;
 mod secrets;
 /// Persistence across restarts: list, load (replay), resume, fork, close, delete, settings.
 mod sessions;
+/// `skill_manage` round trips: create, view, patch, delete through the real binary.
+mod skill_manage;
 /// `_session/steering`: inject into a running turn, start one when idle.
 mod steering;
 /// The tool loop end to end: edits, search, commands, parallel calls, budget, cancel.

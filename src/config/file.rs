@@ -45,6 +45,8 @@ pub struct ConfigFile {
     pub compaction: super::CompactionConfig,
     /// `web.*` (and `security.allow_private_urls`).
     pub web: super::WebConfig,
+    /// `skills.*`: what `skill_manage` checks before it writes.
+    pub skills: super::skills::SkillsConfig,
 }
 
 /// The lifetime of Anthropic prompt-cache breakpoints. Hermes accepts `5m` (the default) and
@@ -162,6 +164,7 @@ impl ConfigFile {
             sandbox: SandboxConfig::parse(&root),
             compaction: super::CompactionConfig::parse(&root),
             web: super::WebConfig::parse(&root),
+            skills: super::skills::SkillsConfig::parse(&root),
         })
     }
 }

@@ -8,6 +8,7 @@ pub mod env;
 pub mod file;
 pub mod provider;
 pub mod secrets;
+pub mod skills;
 pub mod web;
 
 use std::path::{Path, PathBuf};

@@ -51,6 +51,8 @@ pub enum ToolEffect {
     ControlsProcess,
     /// Changes the agent's persistent memory.
     WritesMemory,
+    /// Creates, changes or deletes the agent's skills (`HERMES_HOME/skills/`).
+    WritesSkills,
     /// Acts through another program whose effect we cannot know (MCP servers).
     External,
 }
@@ -65,6 +67,7 @@ impl ToolEffect {
             ToolEffect::EditsFiles => "file edits are disabled",
             ToolEffect::ControlsProcess => "process control is disabled",
             ToolEffect::WritesMemory => "memory is not modified",
+            ToolEffect::WritesSkills => "skills are not modified",
             ToolEffect::External => "external tools are disabled",
         };
         Some(format!("Read-only mode: {what}. {NOTE}"))

@@ -23,6 +23,7 @@ pub mod scope;
 pub mod search_files;
 pub mod session_search;
 pub mod shell;
+pub mod skill_manage;
 pub mod skills;
 pub mod state;
 pub mod terminal;
@@ -148,6 +149,8 @@ pub struct ToolServices {
     pub sandbox: crate::safety::sandbox::SandboxSettings,
     /// The HTTP client for URLs the model names (SSRF-guarded; `web.allow_private`).
     pub http: crate::net::GuardedHttp,
+    /// `skills.*` settings (`skill_manage`'s threat scan).
+    pub skills: crate::config::skills::SkillsConfig,
 }
 
 /// The result of a tool call: what the model sees plus what the editor renders.

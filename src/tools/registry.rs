@@ -27,6 +27,7 @@ impl ToolRegistry {
     /// The built-in coding toolset; `guard` says where the edit tools refuse to write.
     pub fn builtin(guard: super::file_io::GuardEnv) -> ToolRegistry {
         ToolRegistry::new(vec![
+            Arc::new(super::skill_manage::SkillManageTool::new(&guard)),
             Arc::new(super::write_file::WriteFileTool::with_guard(guard.clone())),
             Arc::new(super::patch::PatchTool::with_guard(guard)),
             Arc::new(super::read_file::ReadFileTool),

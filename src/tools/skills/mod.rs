@@ -4,7 +4,7 @@
 //! (`tools/skills_tool.py`). [`prompt_index`] renders the skills index Hermes puts in the
 //! system prompt. Filesystem walks run on the blocking pool.
 
-mod scan;
+pub mod scan;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -16,6 +16,7 @@ use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
 pub use scan::{SkillEntry, skills_dir};
+pub use view::view as view_skill;
 
 use super::describe::{self, Presentation, PromptSection, ToolEffect, ToolKind};
 use super::{Tool, ToolContext, ToolOutput};
