@@ -117,7 +117,7 @@ fn store(text: &str, total: usize, url: &str, save_dir: &Path) -> std::io::Resul
     let mut file = tempfile::NamedTempFile::new_in(save_dir)?;
     if total > MAX_STORED_CHARS {
         let cut = text.char_indices().nth(MAX_STORED_CHARS).map_or(text.len(), |(i, _)| i);
-        file.write_all(text[..cut].as_bytes())?;
+        file.write_all(&text.as_bytes()[..cut])?;
         write!(
             file,
             "\n\n[... stored copy truncated at {} chars of {}; re-extract a more specific URL for the rest ...]",
