@@ -6,6 +6,7 @@
 
 pub mod address;
 pub mod fetch;
+pub mod page;
 
 pub use address::{blocked_reason, is_always_blocked_host};
 pub use fetch::{FetchError, FetchLimits, Fetched, GuardedHttp};
