@@ -22,6 +22,10 @@ pub fn html_to_markdown(html: &str) -> String {
 
 /// The page's title (whitespace collapsed, `None` when absent or blank) and its Markdown.
 pub(super) fn convert(html: &str) -> (Option<String>, String) {
+    if super::prescan::max_open(html) > super::prescan::MAX_OPEN {
+        tracing::warn!("page nests elements too deeply to parse; taking its text only");
+        return (None, super::prescan::text_only(html));
+    }
     let title: Arc<Mutex<Option<String>>> = Arc::default();
     let seen = Arc::clone(&title);
     // Built per call because the title handler writes into this call's slot; building costs

@@ -7,6 +7,7 @@
 mod charset;
 mod depth;
 mod markdown;
+mod prescan;
 mod window;
 
 use std::path::{Path, PathBuf};
