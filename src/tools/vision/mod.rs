@@ -27,6 +27,11 @@ const PROMPT: &str = "Fully describe and explain everything about this image, th
 /// Hermes' answer when the model returned nothing, even on a second try.
 const EMPTY_ANSWER: &str = "There was a problem with the request and the image could not be analyzed.";
 
+/// Image preparations running at once: one per core.
+static ENCODE_SLOTS: std::sync::LazyLock<tokio::sync::Semaphore> = std::sync::LazyLock::new(|| {
+    tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, |n| n.get()))
+});
+
 pub struct VisionAnalyzeTool;
 
 impl Tool for VisionAnalyzeTool {
@@ -124,6 +129,9 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
             .await
             .map_err(|e| e.to_string())?;
         let limits = chosen.limits;
+        // Decoding and re-encoding take a core each: a fan-out over many images queues here
+        // instead of taking every core at once (Hermes bounds the same burst the same way).
+        let _slot = ENCODE_SLOTS.acquire().await.map_err(|e| e.to_string())?;
         let prepared = tokio::task::spawn_blocking(move || picture::prepare(&loaded.bytes, loaded.kind, &limits))
             .await
             .map_err(|e| e.to_string())?
