@@ -5,7 +5,7 @@
 use std::io::Cursor;
 
 use base64::Engine;
-use image::{DynamicImage, ImageFormat, ImageReader, RgbImage};
+use image::{DynamicImage, GenericImageView, ImageFormat, ImageReader, RgbImage};
 
 /// Anthropic refuses an image over 5 MB of base64 or 8000 px a side; Hermes aims under both.
 pub const ANTHROPIC_LIMITS: Limits = Limits {
@@ -138,7 +138,7 @@ pub fn prepare(bytes: &[u8], kind: ImageKind, limits: &Limits) -> Result<Prepare
         });
     }
     let image = decode(bytes, kind)?;
-    let (data_url, size) = shrink(flatten(image), limits);
+    let (data_url, size) = shrink(image, limits);
     if data_url.len() > MAX_DATA_URL {
         return Err(PictureError::TooLarge {
             mb: data_url.len() as f64 / (1024.0 * 1024.0),
@@ -182,11 +182,11 @@ fn decode(bytes: &[u8], kind: ImageKind) -> Result<DynamicImage, PictureError> {
 }
 
 /// RGB for JPEG, transparent pixels laid on white (dropping alpha would show them black).
-fn flatten(image: DynamicImage) -> RgbImage {
+fn flatten(image: &DynamicImage) -> RgbImage {
     if !image.color().has_alpha() {
-        return image.into_rgb8();
+        return image.to_rgb8();
     }
-    let rgba = image.into_rgba8();
+    let rgba = image.to_rgba8();
     RgbImage::from_fn(rgba.width(), rgba.height(), |x, y| {
         let [r, g, b, a] = rgba.get_pixel(x, y).0;
         let over_white = |c: u8| ((c as u32 * a as u32 + 255 * (255 - a as u32)) / 255) as u8;
@@ -195,8 +195,10 @@ fn flatten(image: DynamicImage) -> RgbImage {
 }
 
 /// Fits the longest side first, then tries the JPEG qualities at each size, halving between
-/// rounds; returns the first encoding under the target, else the last (smallest) one.
-fn shrink(mut image: RgbImage, limits: &Limits) -> (String, (u32, u32)) {
+/// rounds; returns the first encoding under the target, else the last (smallest) one. Pixels
+/// are flattened only at the size being encoded, and resizing goes through `DynamicImage`
+/// (compiled, optimised, in the image crate rather than instantiated here).
+fn shrink(mut image: DynamicImage, limits: &Limits) -> (String, (u32, u32)) {
     if let Some(max) = limits.max_side
         && image.width().max(image.height()) > max
     {
@@ -212,24 +214,28 @@ fn shrink(mut image: RgbImage, limits: &Limits) -> (String, (u32, u32)) {
             }
             image = smaller;
         }
+        let rgb = flatten(&image);
         for quality in JPEG_QUALITIES {
             let mut jpeg = Vec::new();
             let encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, quality);
-            if image.write_with_encoder(encoder).is_err() {
+            if rgb.write_with_encoder(encoder).is_err() {
                 continue;
             }
             best = data_url("image/jpeg", &jpeg);
             if best.len() <= limits.target {
-                return (best, image.dimensions());
+                return (best, rgb.dimensions());
             }
         }
     }
     (best, image.dimensions())
 }
 
-fn resized(image: &RgbImage, scale: f64) -> RgbImage {
+fn resized(image: &DynamicImage, scale: f64) -> DynamicImage {
     // Never upscaled; a thin side stops at the floor (or its own size when smaller).
     let side = |v: u32| ((v as f64 * scale).round() as u32).max(MIN_SIDE).min(v);
-    let (w, h) = (side(image.width()), side(image.height()));
-    image::imageops::resize(image, w, h, image::imageops::FilterType::Triangle)
+    image.resize_exact(
+        side(image.width()),
+        side(image.height()),
+        image::imageops::FilterType::Triangle,
+    )
 }
