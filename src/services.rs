@@ -69,6 +69,7 @@ impl Services {
                     .collect(),
             },
             http: crate::net::GuardedHttp::new(config.file.web.allow_private),
+            vision: crate::tools::vision::VisionServices::from_config(&config, retry_policy(&config), http.clone()),
             skills: config.file.skills,
         });
         Services {

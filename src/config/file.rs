@@ -47,6 +47,8 @@ pub struct ConfigFile {
     pub web: super::WebConfig,
     /// `skills.*`: what `skill_manage` checks before it writes.
     pub skills: super::skills::SkillsConfig,
+    /// `auxiliary.vision.*`: the model `vision_analyze` sends images to.
+    pub vision: super::vision::VisionConfig,
 }
 
 /// The lifetime of Anthropic prompt-cache breakpoints. Hermes accepts `5m` (the default) and
@@ -165,6 +167,7 @@ impl ConfigFile {
             compaction: super::CompactionConfig::parse(&root),
             web: super::WebConfig::parse(&root),
             skills: super::skills::SkillsConfig::parse(&root),
+            vision: super::vision::VisionConfig::parse(&root),
         })
     }
 }

@@ -9,6 +9,7 @@ pub mod file;
 pub mod provider;
 pub mod secrets;
 pub mod skills;
+pub mod vision;
 pub mod web;
 
 use std::path::{Path, PathBuf};

@@ -29,6 +29,7 @@ pub mod state;
 pub mod terminal;
 pub mod terminal_host;
 pub mod todo;
+pub mod vision;
 pub mod workspace;
 pub mod write_file;
 
@@ -151,6 +152,8 @@ pub struct ToolServices {
     pub http: crate::net::GuardedHttp,
     /// `skills.*` settings (`skill_manage`'s threat scan).
     pub skills: crate::config::skills::SkillsConfig,
+    /// The vision model `vision_analyze` asks (`auxiliary.vision`), and its limits.
+    pub vision: vision::VisionServices,
 }
 
 /// The result of a tool call: what the model sees plus what the editor renders.

@@ -40,6 +40,7 @@ impl ToolRegistry {
             Arc::new(super::skills::SkillsListTool),
             Arc::new(super::skills::SkillViewTool),
             Arc::new(super::clarify::ClarifyTool),
+            Arc::new(super::vision::VisionAnalyzeTool),
         ])
     }
 

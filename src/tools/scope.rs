@@ -23,6 +23,18 @@ pub struct SessionScope {
     pub terminals: Arc<dyn TerminalHost>,
     /// Shows `clarify` questions to the user (an editor form); `NoClarifier` without one.
     pub clarifier: Arc<dyn super::clarify::Clarifier>,
+    /// The model this turn talks to, for tools that ask a model themselves; `None` in tests.
+    pub model: Option<SessionModel>,
+}
+
+/// A session's provider and model as a tool sees them (`vision_analyze` asks it about an image
+/// when no vision model is configured).
+#[derive(Clone)]
+pub struct SessionModel {
+    pub provider: Arc<dyn crate::llm::Provider>,
+    pub model: String,
+    /// The wire format, which decides the image limits.
+    pub api_mode: crate::config::ApiMode,
 }
 
 impl SessionScope {
@@ -38,6 +50,7 @@ impl SessionScope {
             fs: Arc::new(LocalFs),
             terminals: Arc::new(LocalTerminals),
             clarifier: Arc::new(super::clarify::NoClarifier),
+            model: None,
         }
     }
 }

@@ -79,6 +79,11 @@ impl SessionManager {
             fs: seams.fs,
             terminals: seams.terminals,
             clarifier: seams.clarifier,
+            model: Some(crate::tools::scope::SessionModel {
+                provider: provider.clone(),
+                model: settings.model.clone(),
+                api_mode: provider_settings.api_mode,
+            }),
         };
         let turn = TurnScope {
             provider: provider.clone(),

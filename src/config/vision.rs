@@ -1,0 +1,225 @@
+//! The auxiliary vision model `vision_analyze` sends images to: `auxiliary.vision` in
+//! `config.yaml` (`provider`, `model`, `base_url`, `api_key`, `api_mode`, `timeout`,
+//! `download_timeout`), each key falling back to Hermes' `AUXILIARY_VISION_*` variable, and its
+//! resolution into provider settings the way Hermes resolves an auxiliary task's provider: a
+//! base URL alone is a custom endpoint, a named provider keeps its identity (and wire format)
+//! at that URL, `provider: openai` means api.openai.com, and a model alone means the main
+//! provider with that model.
+
+use std::time::Duration;
+
+use serde_yaml_ng::Value;
+
+use super::env::EnvMap;
+use super::file::ConfigFile;
+use super::provider::{self, OPENAI_URL, ProviderError, ProviderSettings, Secret};
+
+/// Hermes' `auxiliary.vision.timeout`: vision calls are slow, local models slower still.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+/// Hermes' `auxiliary.vision.download_timeout` for http(s) images.
+pub const DEFAULT_DOWNLOAD_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// `auxiliary.vision` as written (config first, then `AUXILIARY_VISION_*`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct VisionConfig {
+    pub provider: Option<String>,
+    pub model: Option<String>,
+    pub base_url: Option<String>,
+    pub api_key: Option<String>,
+    pub api_mode: Option<String>,
+    /// How long one vision call may take (`timeout`).
+    pub timeout: Option<Duration>,
+    /// How long downloading an http(s) image may take (`download_timeout`).
+    pub download_timeout: Option<Duration>,
+}
+
+/// Why `auxiliary.vision` names a model we cannot reach.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum VisionConfigError {
+    #[error("auxiliary.vision: {0}")]
+    Provider(#[from] ProviderError),
+    #[error(
+        "auxiliary.vision names provider '{provider}' but no model: set auxiliary.vision.model in config.yaml (or AUXILIARY_VISION_MODEL)"
+    )]
+    NoModel { provider: String },
+}
+
+impl VisionConfig {
+    /// Reads `auxiliary.vision` from a parsed `config.yaml`; malformed keys are ignored (the
+    /// file is shared with Hermes), a bad timeout keeps the default with a warning.
+    pub fn parse(root: &Value) -> VisionConfig {
+        let section = root.get("auxiliary").and_then(|a| a.get("vision"));
+        let text = |key: &str| section.and_then(|s| s.get(key)).and_then(text_of);
+        let seconds = |key: &str| {
+            let secs = section.and_then(|s| s.get(key)).and_then(seconds_of)?;
+            super::duration::positive_seconds(secs, super::duration::MAX_SETTING)
+                .inspect_err(|e| tracing::warn!("auxiliary.vision.{key} {e}; using the default"))
+                .ok()
+        };
+        VisionConfig {
+            provider: text("provider"),
+            model: text("model"),
+            base_url: text("base_url"),
+            api_key: text("api_key"),
+            api_mode: text("api_mode"),
+            timeout: seconds("timeout"),
+            download_timeout: seconds("download_timeout"),
+        }
+    }
+
+    /// The same settings with every unset key taken from Hermes' `AUXILIARY_VISION_*`
+    /// variables (which Hermes' own CLI exports from this very section).
+    pub fn with_env(&self, env: &EnvMap) -> VisionConfig {
+        let var = |name: &str| {
+            env.get(name)
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+                .map(str::to_string)
+        };
+        VisionConfig {
+            provider: self.provider.clone().or_else(|| var("AUXILIARY_VISION_PROVIDER")),
+            model: self.model.clone().or_else(|| var("AUXILIARY_VISION_MODEL")),
+            base_url: self.base_url.clone().or_else(|| var("AUXILIARY_VISION_BASE_URL")),
+            api_key: self.api_key.clone().or_else(|| var("AUXILIARY_VISION_API_KEY")),
+            ..self.clone()
+        }
+    }
+
+    /// Whether a vision model is named at all (`auto` and blanks name nothing).
+    pub fn is_set(&self) -> bool {
+        self.requested_provider().is_some() || self.requested_model().is_some() || self.base_url.is_some()
+    }
+
+    fn requested_provider(&self) -> Option<String> {
+        (self.provider.as_deref())
+            .map(str::to_ascii_lowercase)
+            .filter(|p| p != "auto")
+    }
+
+    /// `model: auto` means "inherit", not a model id (Hermes drops it the same way).
+    fn requested_model(&self) -> Option<String> {
+        self.model.clone().filter(|m| !m.eq_ignore_ascii_case("auto"))
+    }
+
+    /// The provider settings of the configured vision model; `None` when nothing is configured
+    /// (the session's own model is used then, when it sees images). `main` is the session
+    /// provider, used when only a model is named.
+    pub fn resolve(
+        &self,
+        file: &ConfigFile,
+        env: &EnvMap,
+        home: &str,
+        main: &Result<ProviderSettings, ProviderError>,
+    ) -> Option<Result<ProviderSettings, VisionConfigError>> {
+        self.is_set().then(|| self.resolve_set(file, env, home, main))
+    }
+
+    fn resolve_set(
+        &self,
+        file: &ConfigFile,
+        env: &EnvMap,
+        home: &str,
+        main: &Result<ProviderSettings, ProviderError>,
+    ) -> Result<ProviderSettings, VisionConfigError> {
+        let mut requested = self.requested_provider();
+        let mut base_url = self.base_url.clone();
+        // Hermes' direct-API alias: `openai` is a custom endpoint at api.openai.com.
+        if requested.as_deref() == Some("openai") {
+            requested = Some("custom".into());
+            base_url = base_url.or_else(|| Some(OPENAI_URL.into()));
+        }
+        let mut env = env.clone();
+        // Our own base URL wins over the environment's CUSTOM_BASE_URL.
+        if base_url.is_some() {
+            env.remove("CUSTOM_BASE_URL");
+        }
+        let mut settings = match (requested.as_deref(), base_url.as_deref()) {
+            (None, None) => main.clone()?,
+            (None | Some("custom"), Some(url)) => {
+                let as_main = ConfigFile {
+                    model_provider: Some("custom".into()),
+                    model_base_url: Some(url.to_string()),
+                    model_api_key: self.api_key.clone(),
+                    model_api_mode: self.api_mode.clone(),
+                    ..ConfigFile::default()
+                };
+                provider::resolve(&as_main, &env, home)?
+            }
+            (Some(name), url) => {
+                // An explicit key stands in for the provider's variable, so resolution does not
+                // stop at "ANTHROPIC_API_KEY is not set" when the key is right here.
+                if let Some(key) = &self.api_key {
+                    for var in key_variables(name) {
+                        env.set(var, key);
+                    }
+                }
+                let as_main = ConfigFile {
+                    model_provider: Some(name.to_string()),
+                    model_base_url: url.map(str::to_string),
+                    model_api_key: self.api_key.clone(),
+                    model_api_mode: self.api_mode.clone(),
+                    custom_providers: file.custom_providers.clone(),
+                    ..ConfigFile::default()
+                };
+                let mut settings = provider::resolve(&as_main, &env, home)?;
+                // A first-class provider at another URL keeps its identity and wire format.
+                if let Some(url) = url {
+                    settings.base_url =
+                        provider::checked_url(url, &format!("auxiliary.vision.base_url in {home}/config.yaml"))?;
+                }
+                settings
+            }
+        };
+        if let Some(key) = self
+            .api_key
+            .as_deref()
+            .filter(|k| !super::env::is_placeholder_secret(k))
+        {
+            settings.api_key = Some(Secret::new(key));
+            settings.key_source = Some("auxiliary.vision.api_key".into());
+            settings.key_origin = Some(format!("{home}/config.yaml"));
+        }
+        match self.requested_model() {
+            Some(model) => settings.model = model,
+            // Another provider than the main one: the main model id means nothing there.
+            None if requested.is_some() || base_url.is_some() => {
+                return Err(VisionConfigError::NoModel {
+                    provider: requested.unwrap_or_else(|| "custom".into()),
+                });
+            }
+            None => {}
+        }
+        settings.reason = format!("auxiliary.vision ({})", settings.reason);
+        Ok(settings)
+    }
+}
+
+/// The variables `provider::resolve` reads a named provider's key from.
+fn key_variables(provider: &str) -> &'static [&'static str] {
+    match provider {
+        "anthropic" | "claude" => &["ANTHROPIC_API_KEY"],
+        "openrouter" => &["OPENROUTER_API_KEY"],
+        _ => &[],
+    }
+}
+
+fn text_of(value: &Value) -> Option<String> {
+    let text = match value {
+        Value::String(s) => s.trim().to_string(),
+        Value::Number(n) => n.to_string(),
+        _ => return None,
+    };
+    (!text.is_empty()).then_some(text)
+}
+
+fn seconds_of(value: &Value) -> Option<f64> {
+    match value {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+#[path = "vision_tests.rs"]
+mod tests;
