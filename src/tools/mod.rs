@@ -29,6 +29,7 @@ pub mod state;
 pub mod terminal;
 pub mod terminal_host;
 pub mod todo;
+pub mod web;
 pub mod workspace;
 pub mod write_file;
 
@@ -151,6 +152,8 @@ pub struct ToolServices {
     pub http: crate::net::GuardedHttp,
     /// `skills.*` settings (`skill_manage`'s threat scan).
     pub skills: crate::config::skills::SkillsConfig,
+    /// The web backends `web_search`/`web_extract` use (resolved once from `web:` and the env).
+    pub web: Arc<web::WebBackends>,
 }
 
 /// The result of a tool call: what the model sees plus what the editor renders.

@@ -40,6 +40,8 @@ impl ToolRegistry {
             Arc::new(super::skills::SkillsListTool),
             Arc::new(super::skills::SkillViewTool),
             Arc::new(super::clarify::ClarifyTool),
+            Arc::new(super::web::WebSearchTool),
+            Arc::new(super::web::WebExtractTool),
         ])
     }
 
