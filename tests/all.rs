@@ -60,6 +60,8 @@ mod tool_loop;
 /// One owner per prompt: cancels never lost, exact `$/cancel_request`, ordered settings,
 /// editor terminals killed and released on cancel.
 mod turns;
+/// The web tools against mocked backends and pages: results, cards, failures, offering, guard.
+mod web;
 /// The wire under abuse: garbage frames, over-long lines, unread stderr, signals.
 // Unix only: signals and FIONREAD on the stderr pipe.
 #[cfg(unix)]

@@ -236,3 +236,24 @@ fn failure_statuses_keep_the_backends_own_message() {
     };
     assert_eq!(e.to_string(), "HTTP 401: Invalid API key");
 }
+
+#[test]
+fn backend_keys_are_secrets_everywhere() {
+    // Named like credentials, so redaction masks their values and commands never inherit them.
+    for name in [
+        "TAVILY_API_KEY",
+        "EXA_API_KEY",
+        "PARALLEL_API_KEY",
+        "FIRECRAWL_API_KEY",
+        "BRAVE_SEARCH_API_KEY",
+    ] {
+        assert!(crate::safety::secrets::is_secret_name(name), "{name}");
+    }
+    let set = crate::safety::secrets::SecretSet::builder()
+        .env_vars([("TAVILY_API_KEY", "tvly-0123456789abcdef")])
+        .build();
+    assert!(
+        !set.redact("key tvly-0123456789abcdef here")
+            .contains("tvly-0123456789abcdef")
+    );
+}

@@ -1,0 +1,233 @@
+//! The web tools end to end through the real binary, against mocked backends and pages on
+//! 127.0.0.1: `web_search` via SearXNG, Firecrawl (self-hosted at a private address), Tavily
+//! and Parallel reaches the model as Hermes' result JSON on a `fetch` card; backend failures
+//! become failed calls that say why; `web_search` is not offered without a backend; private
+//! targets never reach an extract backend.
+
+use serde_json::{Value, json};
+
+use crate::support::mock_llm::{self, MockLlm};
+use crate::support::mock_web::MockWeb;
+use crate::support::{AgentProcess, TestHome};
+
+/// One turn in which the model calls `name` with `args`, then answers "done". Returns the
+/// result the model got, the updates of the turn, and every model request.
+async fn call_tool(
+    home: &TestHome,
+    mock: &MockLlm,
+    env: &[(&str, &str)],
+    name: &str,
+    args: Value,
+) -> (Value, Vec<Value>) {
+    mock.push(mock_llm::tool_calls(&[("call_web", name, args)]));
+    mock.push(mock_llm::text(&["done"]));
+    let mut agent = AgentProcess::spawn(home.path(), env).await;
+    agent.initialize().await;
+    let session = agent.new_session(&home.cwd()).await;
+    let (response, updates) = agent.prompt(&session, "look it up").await;
+    assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+    let request = mock.requests().last().cloned().unwrap();
+    let message = (request["messages"].as_array().unwrap().iter())
+        .find(|m| m["tool_call_id"] == "call_web")
+        .cloned()
+        .unwrap_or_else(|| panic!("no tool result in {request}"));
+    let content = message["content"].as_str().unwrap();
+    (
+        serde_json::from_str(content).unwrap_or_else(|_| json!(content)),
+        updates,
+    )
+}
+
+fn card(updates: &[Value]) -> Vec<&Value> {
+    updates.iter().filter(|u| u["toolCallId"] == "call_web").collect()
+}
+
+/// The tool names the model was offered in its first request.
+fn offered(mock: &MockLlm) -> Vec<String> {
+    let first = mock.requests().first().cloned().unwrap();
+    (first["tools"].as_array().into_iter().flatten())
+        .filter_map(|t| t["function"]["name"].as_str().map(str::to_string))
+        .collect()
+}
+
+fn home_with(mock: &MockLlm, web_yaml: &str) -> TestHome {
+    let home = TestHome::new(&mock.url());
+    let config = home.path().join("config.yaml");
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str(web_yaml);
+    std::fs::write(config, text).unwrap();
+    home
+}
+
+#[tokio::test]
+async fn searxng_search_reaches_the_model_as_hermes_json_on_a_fetch_card() {
+    let (mock, web) = (MockLlm::start().await, MockWeb::start().await);
+    let home = TestHome::new(&mock.url());
+    let searx = web.url("/searx");
+    let env = [("SEARXNG_URL", searx.as_str())];
+    let (result, updates) = call_tool(&home, &mock, &env, "web_search", json!({"query": "rust", "limit": 1})).await;
+    assert_eq!(
+        result,
+        json!({"success": true, "data": {"web": [
+            {"title": "Rust", "url": "https://www.rust-lang.org/", "description": "A language empowering everyone", "position": 1}
+        ]}})
+    );
+    // Hermes' request: GET /search with q, format=json, pageno=1.
+    let seen = web.seen("/searx");
+    assert_eq!(seen.len(), 1);
+    assert_eq!(
+        (seen[0].method.as_str(), seen[0].target.as_str()),
+        ("GET", "/searx/search?q=rust&format=json&pageno=1")
+    );
+    let cards = card(&updates);
+    assert_eq!(cards[0]["kind"], "fetch", "{cards:#?}");
+    assert_eq!(cards[0]["title"], "web search: rust");
+    let last = cards.last().unwrap();
+    assert_eq!(last["status"], "completed", "{cards:#?}");
+    let shown = last["content"][0]["content"]["text"].as_str().unwrap_or_default();
+    assert!(
+        shown.starts_with("Web results: 1\n• Rust — https://www.rust-lang.org/"),
+        "{shown}"
+    );
+    assert!(offered(&mock).contains(&"web_search".to_string()));
+}
+
+#[tokio::test]
+async fn self_hosted_firecrawl_at_a_private_address_searches_and_extracts() {
+    let (mock, web) = (MockLlm::start().await, MockWeb::start().await);
+    let home = TestHome::new(&mock.url());
+    let fc = web.url("/fc/");
+    let env = [
+        ("FIRECRAWL_API_URL", fc.as_str()),
+        ("FIRECRAWL_API_KEY", "fc-test-0123456789abcdef"),
+    ];
+    let (result, _) = call_tool(&home, &mock, &env, "web_search", json!({"query": "crawl"})).await;
+    assert_eq!(result["data"]["web"][0]["title"], "Firecrawl Docs", "{result}");
+    let search = &web.seen("/fc/v2/search")[0];
+    assert_eq!(search.body, json!({"query": "crawl", "limit": 5}));
+    assert_eq!(search.headers["authorization"], "Bearer fc-test-0123456789abcdef");
+
+    // A literal public address: no DNS needed, and it passes the guard.
+    let page = "https://93.184.215.14/guide";
+    let (result, updates) = call_tool(&home, &mock, &env, "web_extract", json!({"urls": [page]})).await;
+    assert_eq!(
+        result,
+        json!({"results": [{"url": page, "title": "Scraped Page", "content": format!("# Scraped\n\nContent of {page}"), "error": null}]})
+    );
+    assert_eq!(
+        web.seen("/fc/v2/scrape")[0].body,
+        json!({"url": page, "formats": ["markdown"]})
+    );
+    let cards = card(&updates);
+    assert_eq!(
+        (cards[0]["kind"].as_str(), cards[0]["title"].as_str()),
+        (Some("fetch"), Some(format!("extract: {page}").as_str()))
+    );
+}
+
+#[tokio::test]
+async fn tavily_searches_and_extracts_with_the_key_in_the_body() {
+    let (mock, web) = (MockLlm::start().await, MockWeb::start().await);
+    let home = TestHome::new(&mock.url());
+    let base = web.url("/tavily");
+    let env = [
+        ("TAVILY_API_KEY", "tvly-test-0123456789abcdef"),
+        ("TAVILY_BASE_URL", base.as_str()),
+    ];
+    let (result, _) = call_tool(&home, &mock, &env, "web_search", json!({"query": "rust", "limit": 50})).await;
+    assert_eq!(
+        result,
+        json!({"success": true, "data": {"web": [{"title": "Tavily Hit", "url": "https://tavily.example/hit", "description": "snippet", "position": 1}]}})
+    );
+    assert_eq!(
+        web.seen("/tavily/search")[0].body,
+        json!({"query": "rust", "max_results": 20, "include_raw_content": false, "include_images": false, "api_key": "tvly-test-0123456789abcdef"})
+    );
+    // Two pages: a private one refused before Tavily sees it, a public one extracted; order kept.
+    let args = json!({"urls": ["http://127.0.0.1:1/admin", {"url": "https://93.184.215.14/a", "title": "hit"}]});
+    let (result, updates) = call_tool(&home, &mock, &env, "web_extract", args).await;
+    assert_eq!(
+        result,
+        json!({"results": [
+            {"url": "http://127.0.0.1:1/admin", "title": "", "content": "", "error": "Blocked: URL targets a private or internal network address"},
+            {"url": "https://93.184.215.14/a", "title": "", "content": "Extracted text of https://93.184.215.14/a", "error": null}
+        ]})
+    );
+    assert_eq!(
+        web.seen("/tavily/extract")[0].body["urls"],
+        json!(["https://93.184.215.14/a"])
+    );
+    let last = *card(&updates).last().unwrap();
+    let shown = last["content"][0]["content"]["text"].as_str().unwrap_or_default();
+    assert!(
+        shown.starts_with("Web extract failed for 1 URL\n- http://127.0.0.1:1/admin"),
+        "{last}"
+    );
+}
+
+#[tokio::test]
+async fn parallel_search_sends_the_beta_header() {
+    let (mock, web) = (MockLlm::start().await, MockWeb::start().await);
+    let home = home_with(&mock, "web:\n  search_backend: parallel\n");
+    let base = web.url("/parallel");
+    let env = [
+        ("PARALLEL_API_KEY", "par-test-0123456789"),
+        ("PARALLEL_BASE_URL", base.as_str()),
+    ];
+    let (result, _) = call_tool(&home, &mock, &env, "web_search", json!({"query": "q"})).await;
+    assert_eq!(result["data"]["web"][0]["description"], "one two", "{result}");
+    let seen = &web.seen("/parallel")[0];
+    assert_eq!(seen.headers["parallel-beta"], "search-extract-2025-10-10");
+    assert_eq!(seen.headers["x-api-key"], "par-test-0123456789");
+}
+
+#[tokio::test]
+async fn backend_failures_are_failed_calls_that_say_why() {
+    let (mock, web) = (MockLlm::start().await, MockWeb::start().await);
+    let home = TestHome::new(&mock.url());
+    web.fail(
+        "/tavily",
+        401,
+        json!({"detail": {"error": "Unauthorized"}, "error": "Invalid API key"}),
+    );
+    let base = web.url("/tavily");
+    let env = [
+        ("TAVILY_API_KEY", "tvly-wrong-0123456789abcdef"),
+        ("TAVILY_BASE_URL", base.as_str()),
+    ];
+    let (result, updates) = call_tool(&home, &mock, &env, "web_search", json!({"query": "x"})).await;
+    assert_eq!(
+        result,
+        json!({"success": false, "error": "Tavily search failed: HTTP 401: Invalid API key"})
+    );
+    assert_eq!(card(&updates).last().unwrap()["status"], "failed");
+
+    web.fail("/searx", 500, json!({"error": "boom"}));
+    let searx = web.url("/searx");
+    let (result, updates) = call_tool(
+        &home,
+        &mock,
+        &[("SEARXNG_URL", searx.as_str())],
+        "web_search",
+        json!({"query": "x"}),
+    )
+    .await;
+    assert_eq!(result, json!({"success": false, "error": "SearXNG returned HTTP 500"}));
+    let last = *card(&updates).last().unwrap();
+    assert_eq!(last["status"], "failed");
+    assert!(last.to_string().contains("SearXNG returned HTTP 500"), "{last}");
+}
+
+#[tokio::test]
+async fn without_a_backend_web_search_is_not_offered_but_web_extract_is() {
+    let mock = MockLlm::start().await;
+    let home = TestHome::new(&mock.url());
+    mock.push(mock_llm::text(&["hi"]));
+    let mut agent = AgentProcess::spawn(home.path(), &[]).await;
+    agent.initialize().await;
+    let session = agent.new_session(&home.cwd()).await;
+    agent.prompt(&session, "hello").await;
+    let tools = offered(&mock);
+    assert!(!tools.contains(&"web_search".to_string()), "{tools:?}");
+    assert!(tools.contains(&"web_extract".to_string()), "{tools:?}");
+}
