@@ -85,7 +85,7 @@ async fn run(ctx: &ToolContext, args: &Value) -> Value {
                 tracing::info!(backend = backend.name.id(), pages = safe.len(), "web extract");
                 let list: Vec<String> = safe.iter().map(|(_, u)| u.clone()).collect();
                 let docs = backend.extract(web.client(), &list).await;
-                pages.extend(place(&safe, docs).into_iter());
+                pages.extend(place(&safe, docs));
                 for page in &mut pages {
                     finish_backend_page(ctx, page, limit, &cache_dir).await;
                 }
