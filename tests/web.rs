@@ -166,6 +166,45 @@ async fn tavily_searches_and_extracts_with_the_key_in_the_body() {
 }
 
 #[tokio::test]
+async fn long_pages_come_back_as_head_and_tail_with_the_full_text_saved() {
+    let (mock, web) = (MockLlm::start().await, MockWeb::start().await);
+    let home = TestHome::new(&mock.url());
+    let base = web.url("/tavily");
+    let env = [
+        ("TAVILY_API_KEY", "tvly-test-0123456789abcdef"),
+        ("TAVILY_BASE_URL", base.as_str()),
+    ];
+    let args = json!({"urls": ["https://93.184.215.14/long"], "char_limit": 2000});
+    let (result, _) = call_tool(&home, &mock, &env, "web_extract", args).await;
+    let content = result["results"][0]["content"].as_str().unwrap();
+    assert!(content.starts_with("Line 0 of a long page\n"), "{content}");
+    assert!(content.contains("Line 999 of a long page"), "{content}");
+    let saved = content
+        .lines()
+        .find_map(|l| l.strip_prefix("Full text saved to: "))
+        .unwrap();
+    let saved = std::path::Path::new(saved);
+    assert!(saved.starts_with(home.path().join("cache/web")), "{}", saved.display());
+    let full = std::fs::read_to_string(saved).unwrap();
+    assert_eq!(full.lines().count(), 1_000);
+    assert!(content.chars().count() < 2_000 + 600, "{}", content.chars().count());
+
+    // A URL carrying a credential stops the call before anything is sent.
+    let before = web.seen("/tavily/extract").len();
+    let args = json!({"urls": ["https://93.184.215.14/cb?token=abc123"]});
+    let (result, _) = call_tool(&home, &mock, &env, "web_extract", args).await;
+    assert_eq!(result["success"], false);
+    assert!(
+        result["error"]
+            .as_str()
+            .unwrap()
+            .contains("credential-like query parameter (token)"),
+        "{result}"
+    );
+    assert_eq!(web.seen("/tavily/extract").len(), before);
+}
+
+#[tokio::test]
 async fn parallel_search_sends_the_beta_header() {
     let (mock, web) = (MockLlm::start().await, MockWeb::start().await);
     let home = home_with(&mock, "web:\n  search_backend: parallel\n");

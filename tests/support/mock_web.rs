@@ -164,7 +164,16 @@ pub fn tavily_search() -> Value {
 
 pub fn tavily_extract(body: &Value) -> Value {
     let results: Vec<Value> = (body["urls"].as_array().into_iter().flatten())
-        .map(|u| json!({"url": u, "raw_content": format!("Extracted text of {}", u.as_str().unwrap_or_default())}))
+        .map(|u| {
+            let url = u.as_str().unwrap_or_default();
+            // A long page (`/long` in the URL) for head+tail truncation.
+            let text = if url.contains("/long") {
+                (0..1_000).map(|i| format!("Line {i} of a long page\n")).collect()
+            } else {
+                format!("Extracted text of {url}")
+            };
+            json!({"url": u, "raw_content": text})
+        })
         .collect();
     json!({"results": results, "failed_results": []})
 }
