@@ -123,6 +123,14 @@ async fn self_hosted_firecrawl_at_a_private_address_searches_and_extracts() {
         (cards[0]["kind"].as_str(), cards[0]["title"].as_str()),
         (Some("fetch"), Some(format!("extract: {page}").as_str()))
     );
+
+    // Firecrawl followed a redirect inward: the page is withheld.
+    let args = json!({"urls": ["https://93.184.215.14/inward"]});
+    let (result, _) = call_tool(&home, &mock, &env, "web_extract", args).await;
+    assert_eq!(
+        result,
+        json!({"results": [{"url": "http://169.254.169.254/latest/meta-data/", "title": "Scraped Page", "content": "", "error": "Blocked: URL targets a private or internal network address"}]})
+    );
 }
 
 #[tokio::test]

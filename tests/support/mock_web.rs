@@ -149,10 +149,16 @@ pub fn firecrawl_search() -> Value {
     ]}})
 }
 
+/// A scrape; a URL with `/inward` reports that it was redirected to the metadata address.
 pub fn firecrawl_scrape(url: &str) -> Value {
+    let source = if url.contains("/inward") {
+        "http://169.254.169.254/latest/meta-data/"
+    } else {
+        url
+    };
     json!({"success": true, "data": {
         "markdown": format!("# Scraped\n\nContent of {url}"),
-        "metadata": {"title": "Scraped Page", "sourceURL": url, "statusCode": 200}
+        "metadata": {"title": "Scraped Page", "sourceURL": source, "statusCode": 200}
     }})
 }
 

@@ -87,7 +87,7 @@ async fn run(ctx: &ToolContext, args: &Value) -> Value {
                 let docs = backend.extract(web.client(), &list).await;
                 pages.extend(place(&safe, docs));
                 for page in &mut pages {
-                    finish_backend_page(ctx, page, limit, &cache_dir).await;
+                    finish_backend_page(ctx, page, &list, limit, &cache_dir).await;
                 }
             }
         }
@@ -118,14 +118,22 @@ fn place(asked: &[(usize, String)], docs: Vec<Doc>) -> Vec<Page> {
     pages
 }
 
-/// A backend page after the fact: the URL it ended at is checked again (a redirect may have
-/// led inward), images become placeholders, and a long page is cut with its full text saved.
-async fn finish_backend_page(ctx: &ToolContext, page: &mut Page, limit: usize, cache_dir: &std::path::Path) {
+/// A backend page after the fact: a URL it ended at other than the one asked is checked again
+/// (a redirect may have led inward), images become placeholders, and a long page is cut with
+/// its full text saved.
+async fn finish_backend_page(
+    ctx: &ToolContext,
+    page: &mut Page,
+    asked: &[String],
+    limit: usize,
+    cache_dir: &std::path::Path,
+) {
     let doc = &mut page.doc;
     if doc.error.is_some() || doc.content.is_empty() {
         return;
     }
-    if !doc.url.is_empty() && !urls::safe_for_backend(&ctx.services.http, &doc.url).await {
+    let moved = !doc.url.is_empty() && !asked.contains(&doc.url);
+    if moved && !urls::safe_for_backend(&ctx.services.http, &doc.url).await {
         doc.content.clear();
         doc.error = Some(urls::BLOCKED_PRIVATE.to_string());
         return;
