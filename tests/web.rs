@@ -2,7 +2,9 @@
 //! 127.0.0.1: `web_search` via SearXNG, Firecrawl (self-hosted at a private address), Tavily
 //! and Parallel reaches the model as Hermes' result JSON on a `fetch` card; backend failures
 //! become failed calls that say why; `web_search` is not offered without a backend; private
-//! targets never reach an extract backend.
+//! targets never reach an extract backend; without a backend pages are fetched here (scripts
+//! and styles dropped, tables kept, redirects followed and re-checked, loopback refused unless
+//! `web.allow_private`).
 
 use serde_json::{Value, json};
 
@@ -277,4 +279,59 @@ async fn without_a_backend_web_search_is_not_offered_but_web_extract_is() {
     let tools = offered(&mock);
     assert!(!tools.contains(&"web_search".to_string()), "{tools:?}");
     assert!(tools.contains(&"web_extract".to_string()), "{tools:?}");
+}
+
+#[tokio::test]
+async fn without_a_backend_pages_are_fetched_converted_and_redirects_rechecked() {
+    let (mock, web) = (MockLlm::start().await, MockWeb::start().await);
+    // The mock pages are on 127.0.0.1, so this test allows private addresses; the metadata
+    // address stays refused whatever the setting.
+    let home = home_with(&mock, "web:\n  allow_private: true\n");
+    let (article, moved, metadata) = (
+        web.url("/pages/article"),
+        web.url("/pages/moved"),
+        web.url("/pages/metadata"),
+    );
+    let args = json!({"urls": [article, moved, metadata]});
+    let (result, updates) = call_tool(&home, &mock, &[], "web_extract", args).await;
+    let results = result["results"].as_array().unwrap_or_else(|| panic!("{result}"));
+    assert_eq!(results.len(), 3, "{result}");
+    let markdown = results[0]["content"].as_str().unwrap();
+    assert!(
+        markdown.contains("Heading One") && markdown.contains("First paragraph"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("alpha") && markdown.contains("42"),
+        "the table is kept: {markdown}"
+    );
+    for dropped in ["trackVisitor", "secretScript", "color: red"] {
+        assert!(!markdown.contains(dropped), "{dropped} in {markdown}");
+    }
+    assert_eq!(
+        (results[0]["title"].as_str(), &results[0]["error"]),
+        (Some("Mock Article"), &Value::Null)
+    );
+    // The redirect was followed to the article.
+    assert_eq!(results[1]["url"], article.as_str(), "{result}");
+    assert!(results[1]["content"].as_str().unwrap().contains("Heading One"));
+    // The redirect to the metadata address was refused.
+    let refused = results[2]["error"].as_str().unwrap_or_else(|| panic!("{result}"));
+    assert!(refused.contains("169.254.169.254"), "{refused}");
+    assert_eq!(results[2]["content"], "");
+    let last = *card(&updates).last().unwrap();
+    assert!(last.to_string().contains("Web extract failed for 1 URL"), "{last}");
+}
+
+#[tokio::test]
+async fn without_allow_private_a_loopback_page_is_refused_unfetched() {
+    let (mock, web) = (MockLlm::start().await, MockWeb::start().await);
+    let home = TestHome::new(&mock.url());
+    let article = web.url("/pages/article");
+    let (result, _) = call_tool(&home, &mock, &[], "web_extract", json!({"urls": [article]})).await;
+    let error = result["results"][0]["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{result}"));
+    assert!(error.contains("web.allow_private"), "{error}");
+    assert!(web.seen("/pages").is_empty());
 }

@@ -1,7 +1,7 @@
 //! The `web_extract` tool: up to five pages, through the extract backend chosen at start or,
 //! with none, fetched here (`native`). Results keep the order of the `urls` given, each as
-//! `{url, title, content, error}`; a backend's page longer than the budget comes back as head
-//! and tail with the full text saved (`truncate`). Always offered: the native path needs no
+//! `{url, title, content, error}`; a page longer than the budget comes back as head and tail
+//! with the full text saved (`net::page::fit_to_limit`, for backend pages too). Always offered: the native path needs no
 //! credentials.
 
 use futures::future::BoxFuture;
@@ -139,11 +139,11 @@ async fn finish_backend_page(
         return;
     }
     let clean = truncate::base64_images_to_placeholders(&doc.content);
-    let (text, cut) = truncate::truncate_with_footer(&clean, &doc.url, limit, Some(cache_dir));
-    if cut {
-        tracing::info!(url = %doc.url, from = clean.chars().count(), "web page cut to head and tail");
+    let fitted = crate::net::page::fit_to_limit(&clean, &doc.url, limit, cache_dir);
+    if fitted.saved_to.is_some() {
+        tracing::info!(url = %doc.url, from = fitted.full_chars, "web page cut to head and tail");
     }
-    doc.content = text;
+    doc.content = fitted.content;
 }
 
 impl Tool for WebExtractTool {

@@ -7,11 +7,16 @@ use std::path::Path;
 use super::backends::Doc;
 use crate::net::GuardedHttp;
 
-/// One page fetched and converted; a failure becomes the page's `error`.
+/// One page fetched and converted; a failure (refused, unreachable, not a page) becomes the
+/// page's `error`.
 pub async fn extract(http: &GuardedHttp, url: &str, char_limit: usize, save_dir: &Path) -> Doc {
-    let _ = (http, char_limit, save_dir);
-    Doc::failed(
-        url,
-        "No web extract provider configured. Set web.extract_backend to firecrawl, tavily, exa, or parallel.",
-    )
+    match crate::net::page::extract(http, url, char_limit, save_dir).await {
+        Ok(page) => Doc {
+            url: page.url,
+            title: page.title.unwrap_or_default(),
+            content: page.content,
+            error: None,
+        },
+        Err(e) => Doc::failed(url, e.to_string()),
+    }
 }
