@@ -71,6 +71,11 @@ impl Services {
             http: crate::net::GuardedHttp::new(config.file.web.allow_private),
             vision: crate::tools::vision::VisionServices::from_config(&config, retry_policy(&config), http.clone()),
             skills: config.file.skills,
+            web: Arc::new(crate::tools::web::WebBackends::from_config(
+                &config.file.web,
+                &config.env,
+                &config.home,
+            )),
         });
         Services {
             retry: retry_policy(&config),

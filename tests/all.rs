@@ -62,6 +62,8 @@ mod tool_loop;
 mod turns;
 /// `vision_analyze`: both wire formats, the session model, refused URLs, when it is offered.
 mod vision;
+/// The web tools against mocked backends and pages: results, cards, failures, offering, guard.
+mod web;
 /// The wire under abuse: garbage frames, over-long lines, unread stderr, signals.
 // Unix only: signals and FIONREAD on the stderr pipe.
 #[cfg(unix)]

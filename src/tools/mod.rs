@@ -30,6 +30,7 @@ pub mod terminal;
 pub mod terminal_host;
 pub mod todo;
 pub mod vision;
+pub mod web;
 pub mod workspace;
 pub mod write_file;
 
@@ -154,6 +155,8 @@ pub struct ToolServices {
     pub skills: crate::config::skills::SkillsConfig,
     /// The vision model `vision_analyze` asks (`auxiliary.vision`), and its limits.
     pub vision: vision::VisionServices,
+    /// The web backends `web_search`/`web_extract` use (resolved once from `web:` and the env).
+    pub web: Arc<web::WebBackends>,
 }
 
 /// The result of a tool call: what the model sees plus what the editor renders.

@@ -41,6 +41,8 @@ impl ToolRegistry {
             Arc::new(super::skills::SkillViewTool),
             Arc::new(super::clarify::ClarifyTool),
             Arc::new(super::vision::VisionAnalyzeTool),
+            Arc::new(super::web::WebSearchTool),
+            Arc::new(super::web::WebExtractTool),
         ])
     }
 
