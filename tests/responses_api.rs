@@ -55,7 +55,9 @@ fn position(input: &Value, pred: impl Fn(&Value) -> bool) -> usize {
 }
 
 fn output_of(input: &Value, call_id: &str) -> String {
-    let at = position(input, |i| i["type"] == "function_call_output" && i["call_id"] == call_id);
+    let at = position(input, |i| {
+        i["type"] == "function_call_output" && i["call_id"] == call_id
+    });
     input[at]["output"].as_str().unwrap().to_string()
 }
 
@@ -86,7 +88,11 @@ async fn text_and_reasoning_stream_with_usage_and_the_request_is_a_responses_req
     assert_eq!(usage["used"], 1280, "{usage}");
     let totals = &response["result"]["usage"];
     assert_eq!(
-        (&totals["inputTokens"], &totals["outputTokens"], &totals["cachedReadTokens"]),
+        (
+            &totals["inputTokens"],
+            &totals["outputTokens"],
+            &totals["cachedReadTokens"]
+        ),
         (&json!(1200), &json!(80), &json!(1000)),
         "{totals}"
     );
@@ -119,7 +125,10 @@ async fn text_and_reasoning_stream_with_usage_and_the_request_is_a_responses_req
     let input = &mock.bodies()[1]["input"];
     assert_eq!(kinds(input), ["message", "reasoning", "message", "message"]);
     assert_eq!(input[1]["encrypted_content"], "ENC_TEXT");
-    assert_eq!(input[2]["content"], json!([{"type": "output_text", "text": "Hello there!"}]));
+    assert_eq!(
+        input[2]["content"],
+        json!([{"type": "output_text", "text": "Hello there!"}])
+    );
     assert_eq!(agent.shutdown().await, Some(0));
 }
 
@@ -154,7 +163,13 @@ async fn the_tool_loop_hands_encrypted_reasoning_back_even_after_a_restart() {
     let input = &bodies[1]["input"];
     assert_eq!(
         kinds(input),
-        ["message", "reasoning", "role:assistant", "function_call", "function_call_output"]
+        [
+            "message",
+            "reasoning",
+            "role:assistant",
+            "function_call",
+            "function_call_output"
+        ]
     );
     assert_eq!(input[1]["encrypted_content"], "ENC_ONE");
     assert_eq!(input[1]["summary"][0]["text"], "I should write the file.");

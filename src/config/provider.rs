@@ -210,7 +210,13 @@ fn named_provider(
 
 /// `bare`: the user asked for `custom` (or an alias) by name, rather than auto-detection
 /// finding a base URL; the two treat a persisted `codex_responses` differently (Hermes).
-fn custom(file: &ConfigFile, env: &EnvMap, home: &str, why: &str, bare: bool) -> Result<ProviderSettings, ProviderError> {
+fn custom(
+    file: &ConfigFile,
+    env: &EnvMap,
+    home: &str,
+    why: &str,
+    bare: bool,
+) -> Result<ProviderSettings, ProviderError> {
     let (base_url, from_config) = match (env.get("CUSTOM_BASE_URL"), file.model_base_url.as_deref()) {
         (Some(url), _) => (checked_url(url, &env_setting("CUSTOM_BASE_URL", env, home))?, false),
         (None, Some(url)) => (

@@ -60,7 +60,10 @@ pub fn plain_custom_api_mode(explicit: Option<&str>, url: &str) -> ApiMode {
     let detected = mode_for_url(url);
     match parse_api_mode(explicit) {
         Some(ApiMode::CodexResponses) if detected != Some(ApiMode::CodexResponses) => {
-            tracing::info!(url, "ignoring model.api_mode codex_responses for a custom endpoint that is not OpenAI or xAI");
+            tracing::info!(
+                url,
+                "ignoring model.api_mode codex_responses for a custom endpoint that is not OpenAI or xAI"
+            );
             detected.unwrap_or(ApiMode::ChatCompletions)
         }
         Some(mode) => mode,

@@ -117,7 +117,10 @@ fn keys_remember_where_they_were_read() {
 #[test]
 fn responses_mode_follows_hermes_detection() {
     // api.openai.com and api.x.ai imply the Responses API; look-alike hosts do not.
-    assert_eq!(detect_api_mode(None, "https://api.openai.com/v1"), ApiMode::CodexResponses);
+    assert_eq!(
+        detect_api_mode(None, "https://api.openai.com/v1"),
+        ApiMode::CodexResponses
+    );
     assert_eq!(detect_api_mode(None, "https://api.x.ai/v1"), ApiMode::CodexResponses);
     assert_eq!(
         detect_api_mode(None, "https://api.openai.com.example/v1"),
@@ -131,10 +134,16 @@ fn responses_mode_follows_hermes_detection() {
         detect_api_mode(Some(" Codex_Responses "), "http://127.0.0.1:9/v1"),
         ApiMode::CodexResponses
     );
-    assert_eq!(detect_api_mode(Some("bedrock_converse"), "http://x/v1"), ApiMode::ChatCompletions);
+    assert_eq!(
+        detect_api_mode(Some("bedrock_converse"), "http://x/v1"),
+        ApiMode::ChatCompletions
+    );
     let key = env(&[("OPENAI_API_KEY", "sk-openai-123456")]);
     let openai = resolve(&ConfigFile::parse("model:\n  provider: openai\n").unwrap(), &key, "/h").unwrap();
-    assert_eq!((openai.base_url.as_str(), openai.api_mode), (OPENAI_URL, ApiMode::CodexResponses));
+    assert_eq!(
+        (openai.base_url.as_str(), openai.api_mode),
+        (OPENAI_URL, ApiMode::CodexResponses)
+    );
     let chat = "model:\n  provider: openai\n  api_mode: chat_completions\n";
     let p = resolve(&ConfigFile::parse(chat).unwrap(), &key, "/h").unwrap();
     assert_eq!(p.api_mode, ApiMode::ChatCompletions);

@@ -279,8 +279,10 @@ pub fn events(answer: &Answer) -> Vec<Value> {
             out.push(json!({"type": "response.reasoning_summary_text.delta", "item_id": id, "output_index": index, "summary_index": 0, "delta": piece}));
         }
         let summary = pieces.concat();
-        out.push(json!({"type": "response.output_item.done", "output_index": index, "item": {"type": "reasoning", "id": id,
-            "encrypted_content": encrypted, "summary": [{"type": "summary_text", "text": summary}]}}));
+        out.push(
+            json!({"type": "response.output_item.done", "output_index": index, "item": {"type": "reasoning", "id": id,
+            "encrypted_content": encrypted, "summary": [{"type": "summary_text", "text": summary}]}}),
+        );
         index += 1;
     }
     if !answer.text.is_empty() {

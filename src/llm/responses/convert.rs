@@ -101,7 +101,11 @@ fn replay_reasoning(record: &OpaqueReasoning, issuer: &str, seen: &mut HashSet<S
 }
 
 fn tool_output(message: &Message, accepts_images: bool) -> Option<Value> {
-    let call_id = message.tool_call_id.as_deref().map(str::trim).filter(|id| !id.is_empty())?;
+    let call_id = message
+        .tool_call_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|id| !id.is_empty())?;
     let images: Vec<Value> = message
         .parts
         .iter()

@@ -119,7 +119,12 @@ impl ResponsesParser {
             "error" => {
                 // The spec puts `code`/`message` at the top; SDKs and proxies nest them.
                 let error = value.get("error").filter(|e| e.is_object()).unwrap_or(&value);
-                return Err(failure(&self.provider, &self.key_hint, error, "stream emitted an error event"));
+                return Err(failure(
+                    &self.provider,
+                    &self.key_hint,
+                    error,
+                    "stream emitted an error event",
+                ));
             }
             // Reasoning deltas under any name (`reasoning_summary_text`, `reasoning_text`).
             kind if kind.contains("reasoning") && kind.ends_with(".delta") => self.reasoning_delta(&value, out),

@@ -26,9 +26,7 @@ pub fn failure(provider: &str, key_hint: &str, error: &Value, fallback: &str) ->
         "invalid_api_key" | "authentication_error" => 401,
         "permission_denied" => 403,
         "model_not_found" => 404,
-        "context_length_exceeded" | "invalid_prompt" | "invalid_request_error" | "invalid_encrypted_content" => {
-            400
-        }
+        "context_length_exceeded" | "invalid_prompt" | "invalid_request_error" | "invalid_encrypted_content" => 400,
         "server_is_overloaded" | "overloaded" => 529,
         _ => error
             .get("status")

@@ -43,8 +43,10 @@ fn the_body_has_instructions_flat_tools_and_reasoning_settings() {
     let request = ChatRequest {
         model: "gpt-5".into(),
         messages: vec![Message::system("be brief"), user],
-        tools: vec![json!({"type": "function", "function": {"name": "todo", "description": "d",
-            "parameters": {"type": "object", "properties": {"x": {"type": "string"}}}}})],
+        tools: vec![
+            json!({"type": "function", "function": {"name": "todo", "description": "d",
+            "parameters": {"type": "object", "properties": {"x": {"type": "string"}}}}}),
+        ],
         max_tokens: Some(64),
     };
     let body = request_body(&request, ISSUER);
@@ -77,14 +79,23 @@ fn the_body_has_instructions_flat_tools_and_reasoning_settings() {
         },
         ISSUER,
     );
-    assert!(plain.get("reasoning").is_none() && plain.get("tools").is_none(), "{plain}");
+    assert!(
+        plain.get("reasoning").is_none() && plain.get("tools").is_none(),
+        "{plain}"
+    );
     assert_eq!(plain["include"], json!([]));
     assert!(reasons("o3") && reasons("gpt-5-codex") && !reasons("gpt-4o-mini"));
 }
 
 #[test]
 fn encrypted_reasoning_goes_back_before_its_calls_and_results_follow() {
-    let mut first = calling("", &[("call_a", "write_file", "{\"path\":\"a\"}"), ("call_b", "read_file", " ")]);
+    let mut first = calling(
+        "",
+        &[
+            ("call_a", "write_file", "{\"path\":\"a\"}"),
+            ("call_b", "read_file", " "),
+        ],
+    );
     first.opaque_reasoning = vec![
         reasoning("rs_1", "BLOB1", ISSUER),
         reasoning("rs_x", "FOREIGN", "https://api.x.ai/v1"),
@@ -135,10 +146,7 @@ fn encrypted_reasoning_goes_back_before_its_calls_and_results_follow() {
         json!({"type": "function_call_output", "call_id": "call_a", "output": "ok"})
     );
     assert_eq!(items[7]["encrypted_content"], "BLOB2");
-    assert_eq!(
-        items[8]["content"],
-        json!([{"type": "output_text", "text": "Done."}])
-    );
+    assert_eq!(items[8]["content"], json!([{"type": "output_text", "text": "Done."}]));
     assert!(!serde_json::to_string(&items).unwrap().contains("FOREIGN"));
 }
 
@@ -217,13 +225,19 @@ fn text_reasoning_parallel_calls_and_usage_are_folded() {
         .collect();
     assert_eq!(
         calls,
-        [("call_a", "write_file", "{\"a\":1}"), ("call_b", "read_file", "{\"path\":\"b\"}")]
+        [
+            ("call_a", "write_file", "{\"a\":1}"),
+            ("call_b", "read_file", "{\"path\":\"b\"}")
+        ]
     );
-    assert_eq!(done.message.opaque_reasoning, vec![{
-        let mut r = reasoning_record("ENC");
-        r.data["summary"] = json!([{"type": "summary_text", "text": "Plan it."}]);
-        r
-    }]);
+    assert_eq!(
+        done.message.opaque_reasoning,
+        vec![{
+            let mut r = reasoning_record("ENC");
+            r.data["summary"] = json!([{"type": "summary_text", "text": "Plan it."}]);
+            r
+        }]
+    );
     assert_eq!(done.finish_reason.as_deref(), Some("tool_calls"));
     assert_eq!(
         done.usage,
@@ -265,7 +279,10 @@ fn whole_items_without_deltas_and_incomplete_answers() {
     assert!(matches!(&out[2], StreamEvent::ToolCallDelta { id: Some(id), .. } if id == "call_1"));
     assert!(matches!(&out[3], StreamEvent::ToolCallDelta { arguments, .. } if arguments == "{}"));
     assert_eq!(out.last(), Some(&StreamEvent::Finish("length".into())));
-    assert!(!out.iter().any(|e| matches!(e, StreamEvent::OpaqueReasoning(_))), "rs_tmp_ items are transient");
+    assert!(
+        !out.iter().any(|e| matches!(e, StreamEvent::OpaqueReasoning(_))),
+        "rs_tmp_ items are transient"
+    );
 }
 
 #[test]
@@ -273,7 +290,9 @@ fn failures_become_errors_with_the_servers_words() {
     let failed = json!({"type": "response.failed", "response": {"status": "failed",
         "error": {"code": "rate_limit_exceeded", "message": "Slow down"}}});
     let err = feed_all(&mut ResponsesParser::new("openai", "k", ISSUER), &[failed]).unwrap_err();
-    assert!(matches!(&err, LlmError::Status { status: 429, message, .. } if message == "rate_limit_exceeded: Slow down"));
+    assert!(
+        matches!(&err, LlmError::Status { status: 429, message, .. } if message == "rate_limit_exceeded: Slow down")
+    );
     assert!(err.is_retryable());
     let top = json!({"type": "error", "code": "invalid_api_key", "message": "Incorrect API key"});
     let err = feed_all(&mut ResponsesParser::new("openai", "OPENAI_API_KEY", ISSUER), &[top]).unwrap_err();
