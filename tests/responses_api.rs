@@ -303,3 +303,66 @@ async fn cancel_mid_stream_drops_the_responses_stream() {
     );
     assert_eq!(agent.shutdown().await, Some(0));
 }
+
+#[tokio::test]
+async fn check_passes_in_responses_mode() {
+    let mock = MockResponses::start().await;
+    mock.push(mock_responses::text(&["OK"]));
+    let home = home_for(&mock);
+    let (code, out) = crate::cli::run_cli(home.path(), &["--check"], &[("CUSTOM_API_KEY", KEY)]).await;
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("check OK"), "{out}");
+    let body = &mock.bodies()[0];
+    // `--check` asks for one token; the Responses API takes no fewer than 16.
+    assert_eq!(body["max_output_tokens"], 16, "{body}");
+}
+
+#[tokio::test]
+async fn a_stream_cut_before_completion_is_reported_not_taken_as_complete() {
+    let mock = MockResponses::start().await;
+    mock.set_fallback(mock_responses::cut_text(&["partial "]));
+    let (_home, mut agent, session) = started(&mock).await;
+    let (response, _) = agent.prompt(&session, "hi").await;
+    let message = response["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("closed the stream before the answer was complete"),
+        "{response}"
+    );
+    assert_eq!(agent.shutdown().await, Some(0));
+}
+
+#[tokio::test]
+async fn a_chat_completions_fallback_continues_a_responses_conversation() {
+    let mock = MockResponses::start().await;
+    let chat = crate::support::mock_llm::MockLlm::start().await;
+    mock.push(mock_responses::stream(&Answer {
+        reasoning: Some((&["Think."], "ENC_MAIN")),
+        text: &["first"],
+        ..Answer::default()
+    }));
+    mock.set_fallback(mock_responses::status(503, "down"));
+    chat.push(crate::support::mock_llm::text(&["from the fallback"]));
+    let home = home_for(&mock);
+    let config = std::fs::read_to_string(home.path().join("config.yaml")).unwrap();
+    let fallback = format!(
+        "fallback_providers:\n  - provider: custom\n    base_url: {}\n    model: mock-model\n",
+        chat.url()
+    );
+    std::fs::write(home.path().join("config.yaml"), config + &fallback).unwrap();
+    let mut agent = spawn(&home).await;
+    let session = agent.new_session(&home.cwd()).await;
+    let (response, _) = agent.prompt(&session, "one").await;
+    assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+    let (response, updates) = agent.prompt(&session, "two").await;
+    assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+    assert_eq!(agent_text(&updates), "from the fallback");
+    // The chat-completions request carries the conversation, without the opaque reasoning.
+    let request = chat.requests().last().cloned().unwrap();
+    let roles: Vec<_> = (request["messages"].as_array().unwrap().iter())
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["system", "user", "assistant", "user"]);
+    assert_eq!(request["messages"][2]["content"], "first");
+    assert!(!request.to_string().contains("ENC_MAIN"));
+    assert_eq!(agent.shutdown().await, Some(0));
+}

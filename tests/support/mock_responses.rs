@@ -354,6 +354,19 @@ pub fn slow_text(n: usize, delay: Duration) -> Reply {
     }
 }
 
+/// Text deltas, then the connection closes without `response.completed`.
+pub fn cut_text(pieces: &[&str]) -> Reply {
+    let mut events = events(&Answer {
+        text: pieces,
+        ..Answer::default()
+    });
+    events.retain(|e| e["type"] == "response.created" || e["type"] == "response.output_text.delta");
+    Reply::Stream {
+        events,
+        delay: Duration::ZERO,
+    }
+}
+
 /// A `response.failed` with the server's code and message.
 pub fn failed(code: &str, message: &str) -> Reply {
     Reply::Stream {

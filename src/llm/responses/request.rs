@@ -10,6 +10,8 @@ use crate::llm::ChatRequest;
 
 /// Hermes' default effort when `agent.reasoning_effort` is unset.
 const REASONING_EFFORT: &str = "medium";
+/// The smallest `max_output_tokens` the Responses API accepts.
+const MIN_OUTPUT_TOKENS: u32 = 16;
 
 /// The JSON body of a streaming `POST /responses` to `issuer`.
 pub fn request_body(request: &ChatRequest, issuer: &str) -> Value {
@@ -37,7 +39,8 @@ pub fn request_body(request: &ChatRequest, issuer: &str) -> Value {
         body["include"] = json!([]);
     }
     if let Some(max) = request.max_tokens {
-        body["max_output_tokens"] = json!(max);
+        // The API refuses caps below 16 (HTTP 400); `--check` asks for a single token.
+        body["max_output_tokens"] = json!(max.max(MIN_OUTPUT_TOKENS));
     }
     body
 }

@@ -75,10 +75,11 @@ fn the_body_has_instructions_flat_tools_and_reasoning_settings() {
             model: "openai/gpt-4.1".into(),
             messages: vec![Message::user("hi")],
             tools: Vec::new(),
-            max_tokens: None,
+            max_tokens: Some(1),
         },
         ISSUER,
     );
+    assert_eq!(plain["max_output_tokens"], 16, "the API's minimum");
     assert!(
         plain.get("reasoning").is_none() && plain.get("tools").is_none(),
         "{plain}"
