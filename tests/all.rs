@@ -37,6 +37,9 @@ mod parser_props;
 mod prompting;
 /// Handshake, malformed input, unknown methods and ids, stdout hygiene.
 mod protocol;
+/// The OpenAI Responses API mode against the Responses mock: streaming, encrypted reasoning
+/// in the tool loop, parallel calls, retries, errors, cancel.
+mod responses_api;
 /// Bad input gets an error, not a panic or a hang; replay frames stay small.
 mod robustness;
 /// Safety by construction: destructive commands, symlink escapes, sensitive files.

@@ -1,6 +1,6 @@
 //! Bounded property tests (deterministic seeds, a few thousand inputs each) for the parsers that
 //! read untrusted text: the incoming-line framing and validator, the patch fuzzy matcher, the
-//! V4A parser, both SSE parsers and config.yaml reading. Each must return (Ok or Err), never
+//! V4A parser, the SSE parsers and config.yaml reading. Each must return (Ok or Err), never
 //! panic. The `fuzz/` targets explore the same entry points without bounds; every crash they
 //! find becomes a case in `regressions` below.
 
@@ -10,6 +10,7 @@ use hermes_acp::acp::wire::validate::{Verdict, classify};
 use hermes_acp::config::file::ConfigFile;
 use hermes_acp::llm::anthropic::sse::SseParser;
 use hermes_acp::llm::openai::parse_chunk;
+use hermes_acp::llm::responses::ResponsesParser;
 use hermes_acp::tools::patch::fuzzy::find_and_replace;
 use hermes_acp::tools::patch::v4a;
 
@@ -267,6 +268,70 @@ fn the_anthropic_sse_parser_never_panics_across_a_stream() {
             let mut out = Vec::new();
             for (event, data) in stream {
                 let _ = parser.feed(event, data, &mut out);
+            }
+        });
+    }
+}
+
+/// A random JSON value drawn from the shapes Responses events use (and wrong ones).
+fn responses_value(rng: &mut fastrand::Rng, depth: u32) -> serde_json::Value {
+    use serde_json::json;
+    let keys: Vec<&str> = "type item item_id output_index summary_index delta arguments id call_id name \
+        encrypted_content summary content text phase response usage input_tokens output_tokens \
+        input_tokens_details cached_tokens status error code message incomplete_details reason"
+        .split_whitespace()
+        .collect();
+    let strings: Vec<&str> = "function_call message reasoning output_text summary_text commentary fc_1 fc_2 \
+        call_1 rs_tmp_1 rs_1 incomplete content_filter rate_limit_exceeded {\"a\": _"
+        .split_whitespace()
+        .collect();
+    match rng.u8(0..if depth > 2 { 4 } else { 6 }) {
+        0 => json!(null),
+        1 => json!(rng.i64(-2..5)),
+        2 | 3 => json!(strings[rng.usize(..strings.len())]),
+        4 => serde_json::Value::Array((0..rng.usize(0..3)).map(|_| responses_value(rng, depth + 1)).collect()),
+        _ => serde_json::Value::Object(
+            (0..rng.usize(0..5))
+                .map(|_| {
+                    (
+                        keys[rng.usize(..keys.len())].to_string(),
+                        responses_value(rng, depth + 1),
+                    )
+                })
+                .collect(),
+        ),
+    }
+}
+
+#[test]
+fn the_responses_sse_parser_never_panics_across_a_stream() {
+    let mut rng = fastrand::Rng::with_seed(8);
+    let kinds: Vec<String> = "output_item.added output_item.done output_text.delta reasoning_summary_text.delta \
+        function_call_arguments.delta function_call_arguments.done completed incomplete failed created"
+        .split_whitespace()
+        .map(|kind| format!("response.{kind}"))
+        .chain(["error".to_string()])
+        .collect();
+    for _ in 0..CASES {
+        let stream: Vec<String> = (0..rng.usize(1..12))
+            .map(|_| {
+                let mut value = responses_value(&mut rng, 0);
+                if let Some(object) = value.as_object_mut() {
+                    object.insert("type".into(), kinds[rng.usize(..kinds.len())].clone().into());
+                }
+                let text = value.to_string();
+                // Now and then a cut or garbled payload.
+                match rng.u8(0..10) {
+                    0 => text.chars().take(rng.usize(0..=text.len())).collect(),
+                    _ => text,
+                }
+            })
+            .collect();
+        no_panic("ResponsesParser::feed", stream, |stream| {
+            let mut parser = ResponsesParser::new("mock", "KEY", "http://issuer");
+            let mut out = Vec::new();
+            for data in stream {
+                let _ = parser.feed("", data, &mut out);
             }
         });
     }

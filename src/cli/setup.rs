@@ -38,7 +38,8 @@ pub const CHOICES: &[Choice] = &[
         key_var: "OPENAI_API_KEY",
         key_required: true,
         url: Some(OPENAI_URL),
-        api_mode: ApiMode::ChatCompletions,
+        // What `model.provider: openai` resolves to (api.openai.com speaks the Responses API).
+        api_mode: ApiMode::CodexResponses,
     },
     Choice {
         id: "anthropic",

@@ -1,8 +1,9 @@
 //! Which provider, base URL, key and model a session talks to, resolved from `config.yaml` and
 //! the environment in the order Hermes uses (reference §7.3), for the providers we speak:
-//! OpenAI-compatible chat completions (OpenRouter, OpenAI, custom endpoints such as Ollama,
-//! llama.cpp, vLLM, LM Studio) and Anthropic Messages. The result says why it was chosen, so
-//! `--check` and error messages can explain it.
+//! OpenAI-compatible chat completions (OpenRouter, custom endpoints such as Ollama, llama.cpp,
+//! vLLM, LM Studio), the OpenAI Responses API (api.openai.com, or `model.api_mode:
+//! codex_responses`) and Anthropic Messages; `provider_mode.rs` decides the wire format. The
+//! result says why it was chosen, so `--check` and error messages can explain it.
 
 use super::env::EnvMap;
 use super::file::ConfigFile;
@@ -14,7 +15,11 @@ pub const ANTHROPIC_URL: &str = "https://api.anthropic.com";
 /// The wire format a provider speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ApiMode {
+    /// `POST {base}/chat/completions` (`chat_completions`).
     ChatCompletions,
+    /// The OpenAI Responses API, `POST {base}/responses` (Hermes' `codex_responses`).
+    CodexResponses,
+    /// Anthropic's `POST {base}/v1/messages` (`anthropic_messages`).
     AnthropicMessages,
 }
 
@@ -107,9 +112,11 @@ pub fn resolve(file: &ConfigFile, env: &EnvMap, home: &str) -> Result<ProviderSe
             named_provider(named, file, home, why)?
         }
         "auto" => resolve_auto(file, env, home)?,
-        "custom" | "local" | "ollama" | "lmstudio" | "vllm" | "llamacpp" | "llama.cpp" => custom(file, env, home, why)?,
+        "custom" | "local" | "ollama" | "lmstudio" | "vllm" | "llamacpp" | "llama.cpp" => {
+            custom(file, env, home, why, true)?
+        }
         "openrouter" => openrouter(file, env, home, why)?,
-        "openai" | "openai-api" => openai(env, home, why)?,
+        "openai" | "openai-api" => openai(file, env, home, why)?,
         "anthropic" | "claude" => anthropic(env, home, why)?,
         other => return Err(unsupported(other, why, file, home)),
     };
@@ -128,7 +135,7 @@ fn resolve_auto(file: &ConfigFile, env: &EnvMap, home: &str) -> Result<ProviderS
     if let Some(url) = file.model_base_url.as_deref()
         && !is_known_host(url)
     {
-        return custom(file, env, home, "model.base_url in config.yaml");
+        return custom(file, env, home, "model.base_url in config.yaml", false);
     }
     // 2. OpenRouter (Hermes sends OPENAI_API_KEY there too when auto-detecting).
     if env.secret("OPENROUTER_API_KEY").is_some() || env.secret("OPENAI_API_KEY").is_some() {
@@ -144,7 +151,7 @@ fn resolve_auto(file: &ConfigFile, env: &EnvMap, home: &str) -> Result<ProviderS
     }
     // 5. A custom endpoint from the environment.
     if env.get("CUSTOM_BASE_URL").is_some() || file.model_base_url.is_some() {
-        return custom(file, env, home, "CUSTOM_BASE_URL");
+        return custom(file, env, home, "CUSTOM_BASE_URL", false);
     }
     Err(ProviderError::NotConfigured { home: home.to_string() })
 }
@@ -201,7 +208,15 @@ fn named_provider(
     })
 }
 
-fn custom(file: &ConfigFile, env: &EnvMap, home: &str, why: &str) -> Result<ProviderSettings, ProviderError> {
+/// `bare`: the user asked for `custom` (or an alias) by name, rather than auto-detection
+/// finding a base URL; the two treat a persisted `codex_responses` differently (Hermes).
+fn custom(
+    file: &ConfigFile,
+    env: &EnvMap,
+    home: &str,
+    why: &str,
+    bare: bool,
+) -> Result<ProviderSettings, ProviderError> {
     let (base_url, from_config) = match (env.get("CUSTOM_BASE_URL"), file.model_base_url.as_deref()) {
         (Some(url), _) => (checked_url(url, &env_setting("CUSTOM_BASE_URL", env, home))?, false),
         (None, Some(url)) => (
@@ -230,7 +245,11 @@ fn custom(file: &ConfigFile, env: &EnvMap, home: &str, why: &str) -> Result<Prov
     } else {
         key_from(env, home, &["CUSTOM_API_KEY"])
     };
-    let api_mode = detect_api_mode(file.model_api_mode.as_deref(), &base_url);
+    let api_mode = if bare {
+        mode::plain_custom_api_mode(file.model_api_mode.as_deref(), &base_url)
+    } else {
+        detect_api_mode(file.model_api_mode.as_deref(), &base_url)
+    };
     Ok(ProviderSettings {
         id: "custom".into(),
         api_mode,
@@ -277,7 +296,9 @@ fn openrouter(file: &ConfigFile, env: &EnvMap, home: &str, why: &str) -> Result<
     })
 }
 
-fn openai(env: &EnvMap, home: &str, why: &str) -> Result<ProviderSettings, ProviderError> {
+/// OpenAI itself: the Responses API on api.openai.com (Hermes: GPT-5 tool calls with reasoning
+/// fail on chat completions there), unless `model.api_mode` says otherwise.
+fn openai(file: &ConfigFile, env: &EnvMap, home: &str, why: &str) -> Result<ProviderSettings, ProviderError> {
     let (api_key, key_source, key_origin) = key_from(env, home, &["OPENAI_API_KEY"]);
     if api_key.is_none() {
         return Err(ProviderError::MissingKey {
@@ -286,13 +307,14 @@ fn openai(env: &EnvMap, home: &str, why: &str) -> Result<ProviderSettings, Provi
             home: home.into(),
         });
     }
+    let base_url = match env.get("OPENAI_BASE_URL") {
+        Some(url) => checked_url(url, &env_setting("OPENAI_BASE_URL", env, home))?,
+        None => OPENAI_URL.to_string(),
+    };
     Ok(ProviderSettings {
         id: "openai".into(),
-        api_mode: ApiMode::ChatCompletions,
-        base_url: match env.get("OPENAI_BASE_URL") {
-            Some(url) => checked_url(url, &env_setting("OPENAI_BASE_URL", env, home))?,
-            None => OPENAI_URL.to_string(),
-        },
+        api_mode: detect_api_mode(file.model_api_mode.as_deref(), &base_url),
+        base_url,
         api_key,
         key_source,
         key_origin,
@@ -324,24 +346,6 @@ fn anthropic(env: &EnvMap, home: &str, why: &str) -> Result<ProviderSettings, Pr
     })
 }
 
-/// Reference §7.3 step 7: explicit `model.api_mode`, else detected from the URL.
-fn detect_api_mode(explicit: Option<&str>, url: &str) -> ApiMode {
-    match explicit.map(str::to_ascii_lowercase).as_deref() {
-        Some("anthropic_messages") => return ApiMode::AnthropicMessages,
-        Some("chat_completions") => return ApiMode::ChatCompletions,
-        _ => {}
-    }
-    let trimmed = url.trim_end_matches('/');
-    if host_of(url).ends_with("api.anthropic.com")
-        || trimmed.ends_with("/anthropic")
-        || trimmed.ends_with("/anthropic/v1")
-    {
-        ApiMode::AnthropicMessages
-    } else {
-        ApiMode::ChatCompletions
-    }
-}
-
 fn is_known_host(url: &str) -> bool {
     let host = host_of(url);
     ["openrouter.ai", "anthropic.com", "openai.com"]
@@ -367,6 +371,9 @@ pub fn is_loopback(url: &str) -> bool {
     matches!(host_of(url).as_str(), "localhost" | "127.0.0.1" | "::1" | "0.0.0.0") || host_of(url).starts_with("127.")
 }
 
+#[path = "provider_mode.rs"]
+mod mode;
+pub use mode::{detect_api_mode, mode_for_url, parse_api_mode};
 #[path = "provider_keys.rs"]
 mod keys;
 use keys::{anthropic_key, env_setting, key_from, origin_of};

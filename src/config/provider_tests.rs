@@ -113,3 +113,52 @@ fn keys_remember_where_they_were_read() {
     .unwrap_err();
     assert!(matches!(err, ProviderError::InvalidUrl { .. }), "{err}");
 }
+
+#[test]
+fn responses_mode_follows_hermes_detection() {
+    // api.openai.com and api.x.ai imply the Responses API; look-alike hosts do not.
+    assert_eq!(
+        detect_api_mode(None, "https://api.openai.com/v1"),
+        ApiMode::CodexResponses
+    );
+    assert_eq!(detect_api_mode(None, "https://api.x.ai/v1"), ApiMode::CodexResponses);
+    assert_eq!(
+        detect_api_mode(None, "https://api.openai.com.example/v1"),
+        ApiMode::ChatCompletions
+    );
+    assert_eq!(
+        detect_api_mode(None, "https://api.kimi.com/coding/v1"),
+        ApiMode::AnthropicMessages
+    );
+    assert_eq!(
+        detect_api_mode(Some(" Codex_Responses "), "http://127.0.0.1:9/v1"),
+        ApiMode::CodexResponses
+    );
+    assert_eq!(
+        detect_api_mode(Some("bedrock_converse"), "http://x/v1"),
+        ApiMode::ChatCompletions
+    );
+    let key = env(&[("OPENAI_API_KEY", "sk-openai-123456")]);
+    let openai = resolve(&ConfigFile::parse("model:\n  provider: openai\n").unwrap(), &key, "/h").unwrap();
+    assert_eq!(
+        (openai.base_url.as_str(), openai.api_mode),
+        (OPENAI_URL, ApiMode::CodexResponses)
+    );
+    let chat = "model:\n  provider: openai\n  api_mode: chat_completions\n";
+    let p = resolve(&ConfigFile::parse(chat).unwrap(), &key, "/h").unwrap();
+    assert_eq!(p.api_mode, ApiMode::ChatCompletions);
+    // model.base_url found by auto-detection honours an explicit codex_responses…
+    let auto = "model:\n  base_url: http://127.0.0.1:9/v1\n  api_mode: codex_responses\n";
+    let p = resolve(&ConfigFile::parse(auto).unwrap(), &env(&[]), "/h").unwrap();
+    assert_eq!(p.api_mode, ApiMode::CodexResponses);
+    // …a bare `provider: custom` ignores it unless the URL is OpenAI's or xAI's (Hermes).
+    let bare = "model:\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n  api_mode: codex_responses\n";
+    let p = resolve(&ConfigFile::parse(bare).unwrap(), &env(&[]), "/h").unwrap();
+    assert_eq!(p.api_mode, ApiMode::ChatCompletions);
+    let bare_openai = "model:\n  provider: custom\n  base_url: https://api.openai.com/v1\n";
+    let p = resolve(&ConfigFile::parse(bare_openai).unwrap(), &key, "/h").unwrap();
+    assert_eq!(p.api_mode, ApiMode::CodexResponses);
+    let named = "model:\n  provider: lab\ncustom_providers:\n  - name: lab\n    base_url: http://127.0.0.1:8/v1\n    api_mode: codex_responses\n";
+    let p = resolve(&ConfigFile::parse(named).unwrap(), &env(&[]), "/h").unwrap();
+    assert_eq!(p.api_mode, ApiMode::CodexResponses);
+}

@@ -1,8 +1,8 @@
 //! Folds a provider's stream events into one assistant message: text, reasoning, tool calls
-//! assembled from their fragments (by index), usage and finish reason.
+//! assembled from their fragments (by index), opaque reasoning records, usage and finish reason.
 
 use super::StreamEvent;
-use crate::transcript::{Message, Part, Role, ToolCall, Usage};
+use crate::transcript::{Message, OpaqueReasoning, Part, Role, ToolCall, Usage};
 
 /// The finished result of one model call.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -18,6 +18,7 @@ pub struct Assembler {
     text: String,
     reasoning: String,
     calls: Vec<(usize, ToolCall)>,
+    opaque: Vec<OpaqueReasoning>,
     usage: Option<Usage>,
     finish_reason: Option<String>,
 }
@@ -56,6 +57,7 @@ impl Assembler {
                 }
                 call.arguments.push_str(arguments);
             }
+            StreamEvent::OpaqueReasoning(r) => self.opaque.push(r.clone()),
             StreamEvent::Usage(u) => self.usage = Some(*u),
             StreamEvent::Finish(reason) => self.finish_reason = Some(reason.clone()),
         }
@@ -83,6 +85,7 @@ impl Assembler {
                 .map(|(_, c)| c)
                 .filter(|c| !c.name.is_empty())
                 .collect(),
+            opaque_reasoning: self.opaque,
             ..Message::default()
         };
         Assembled {

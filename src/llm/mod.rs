@@ -8,6 +8,7 @@ pub mod error;
 pub mod http;
 pub mod models;
 pub mod openai;
+pub mod responses;
 pub mod retry;
 pub mod vision;
 
@@ -19,7 +20,7 @@ pub use assemble::{Assembled, Assembler};
 pub use error::LlmError;
 pub use retry::{RetryNotice, RetryPolicy};
 
-use crate::transcript::{Message, Usage};
+use crate::transcript::{Message, OpaqueReasoning, Usage};
 
 /// One model call.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,6 +48,9 @@ pub enum StreamEvent {
         arguments: String,
     },
     Usage(Usage),
+    /// Reasoning the provider hands out opaquely and wants back on the next request (an
+    /// encrypted Responses API item); kept on the assistant message, never shown.
+    OpaqueReasoning(OpaqueReasoning),
     /// Why the model stopped (`stop`, `tool_calls`, `length`…).
     Finish(String),
 }
@@ -74,6 +78,13 @@ pub fn from_settings(
     let key_hint = key_hint(settings);
     match settings.api_mode {
         ApiMode::ChatCompletions => std::sync::Arc::new(openai::OpenAiProvider::new(
+            &settings.id,
+            &settings.base_url,
+            settings.api_key.as_ref().map(|k| k.expose().to_string()),
+            &key_hint,
+            client,
+        )),
+        ApiMode::CodexResponses => std::sync::Arc::new(responses::ResponsesProvider::new(
             &settings.id,
             &settings.base_url,
             settings.api_key.as_ref().map(|k| k.expose().to_string()),

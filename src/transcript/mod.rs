@@ -2,17 +2,20 @@
 //! tool calls, tool results). A leaf module of plain data that every layer may use; the store
 //! persists it, providers translate it to their wire formats, the ACP layer replays it.
 //! `meta.rs` holds what a message carries for the editor and our bookkeeping (never sent to a
-//! model), `display.rs` how a tool result is shown, `content.rs` what the user sent.
+//! model), `display.rs` how a tool result is shown, `content.rs` what the user sent,
+//! `reasoning.rs` the provider-opaque reasoning an answer hands back to its provider.
 
 use serde::{Deserialize, Serialize};
 
 mod content;
 mod display;
 mod meta;
+mod reasoning;
 
 pub use content::{ResourceBody, UserContent};
 pub use display::{FileChange, ToolDisplay};
 pub use meta::{CompactionMark, Interruption, MessageMeta};
+pub use reasoning::OpaqueReasoning;
 
 /// Who wrote a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -77,6 +80,15 @@ pub struct Message {
     pub reasoning: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tool_calls: Vec<ToolCall>,
+    /// For assistant messages: reasoning the provider handed out opaquely (encrypted Responses
+    /// API items) and wants back on the next request, before the tool calls it led to. Stored
+    /// with the message; older rows have none. See `OpaqueReasoning`.
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "reasoning::lenient_list"
+    )]
+    pub opaque_reasoning: Vec<OpaqueReasoning>,
     /// For `Role::Tool`: the call this message answers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,

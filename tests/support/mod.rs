@@ -6,6 +6,7 @@
 
 pub mod mock_anthropic;
 pub mod mock_llm;
+pub mod mock_responses;
 pub mod mock_web;
 
 use std::path::{Path, PathBuf};
