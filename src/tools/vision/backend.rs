@@ -155,7 +155,8 @@ impl VisionServices {
 fn limits_for(mode: ApiMode) -> Limits {
     match mode {
         ApiMode::AnthropicMessages => ANTHROPIC_LIMITS,
-        ApiMode::ChatCompletions => OPENAI_LIMITS,
+        // The Responses API takes the same image limits as chat completions (OpenAI's).
+        ApiMode::ChatCompletions | ApiMode::CodexResponses => OPENAI_LIMITS,
     }
 }
 
