@@ -1,5 +1,6 @@
 //! Reading Hermes' own session database: listing 1,000 ACP sessions (20 messages each) from a
-//! WAL-mode `state.db`, and loading one of them as our messages. Run with
+//! WAL-mode `state.db` (first read, and again while the file is unchanged), and loading one of
+//! them as our messages. Run with
 //! `cargo bench --bench hermes_sessions`.
 
 use criterion::{Criterion, criterion_group, criterion_main};

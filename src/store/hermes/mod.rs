@@ -9,10 +9,12 @@ mod convert;
 mod import;
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 
+use crate::sync::lock;
 use crate::transcript::Message;
 
 /// At most this many Hermes sessions are listed (Hermes' own ACP list stops at 1000 too).
@@ -38,15 +40,34 @@ pub struct HermesSession {
     pub preview: Option<String>,
 }
 
-/// Hermes' session database, found at a path that may not exist.
+/// Hermes' session database, found at a path that may not exist. The list is kept until the
+/// database or its WAL changes (size or time), so the editor's repeated `session/list` calls
+/// read the file once.
 #[derive(Debug, Clone)]
 pub struct HermesSessions {
     path: PathBuf,
+    listed: Arc<Mutex<Option<(Stamp, Vec<HermesSession>)>>>,
 }
+
+/// What says the database changed: length and modification time of the file and its WAL.
+type Stamp = [Option<(u64, std::time::SystemTime)>; 2];
 
 impl HermesSessions {
     pub fn new(path: PathBuf) -> HermesSessions {
-        HermesSessions { path }
+        HermesSessions {
+            path,
+            listed: Arc::default(),
+        }
+    }
+
+    fn stamp(&self) -> Stamp {
+        let of = |path: &Path| {
+            let meta = std::fs::metadata(path).ok()?;
+            Some((meta.len(), meta.modified().ok()?))
+        };
+        let mut wal = self.path.clone().into_os_string();
+        wal.push("-wal");
+        [of(&self.path), of(Path::new(&wal))]
     }
 
     pub fn path(&self) -> &Path {
@@ -56,13 +77,24 @@ impl HermesSessions {
     /// The ACP sessions Hermes saved that have messages, newest first (at most `MAX_LISTED`).
     /// Empty when there is no `state.db` or it cannot be read (logged).
     pub async fn list(&self) -> Vec<HermesSession> {
+        let stamp = self.stamp();
+        if stamp[0].is_none() {
+            return Vec::new();
+        }
+        if let Some((seen, sessions)) = lock(&self.listed).as_ref()
+            && *seen == stamp
+        {
+            return sessions.clone();
+        }
         let path = self.path.clone();
-        blocking(move || {
+        let sessions = blocking(move || {
             let conn = open(&path)?;
             list_sessions(&conn)
         })
         .await
-        .unwrap_or_default()
+        .unwrap_or_default();
+        *lock(&self.listed) = Some((stamp, sessions.clone()));
+        sessions
     }
 
     /// One ACP session Hermes saved and its active messages as our messages; `None` when it is

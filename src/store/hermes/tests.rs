@@ -158,6 +158,8 @@ async fn lists_acp_sessions_with_messages_newest_first_and_never_writes() {
     let (_, history) = hermes.load("acp-tools").await.unwrap();
     assert!(hermes.load("cli-1").await.is_none(), "only ACP sessions");
     assert!(hermes.load("missing").await.is_none());
+    // Listed again while the file is unchanged: the same list, from memory.
+    assert_eq!(hermes.list().await, listed);
     drop(history);
     assert_eq!(fingerprint(dir.path()), before, "state.db and its WAL are untouched");
 }
