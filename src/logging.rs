@@ -139,6 +139,7 @@ impl Logs {
         if dropped > 0 {
             tracing::warn!(dropped, "log lines were dropped because stderr was not being read");
         }
+        silence_stdout();
         let (done_tx, done_rx) = std::sync::mpsc::channel();
         let guard = self.guard;
         // Dropping the guard waits for the writer thread; do it aside and stop waiting in time.
@@ -150,6 +151,23 @@ impl Logs {
             });
         if spawned.is_ok() {
             let _ = done_rx.recv_timeout(within);
+        }
+    }
+}
+
+/// Points stdout at the null device once the last protocol frame is out. tracing-appender's
+/// guard `println!`s a complaint when the writer thread cannot take its shutdown message
+/// within 100 ms (stderr full and unread): one stray line on stdout corrupts the editor's
+/// stream, so nothing may reach it after this point.
+/// (Anything the CLI printed went out line by line already: Rust's stdout is line-buffered.)
+fn silence_stdout() {
+    #[cfg(unix)]
+    if let Ok(null) = std::fs::OpenOptions::new().write(true).open("/dev/null") {
+        use std::os::fd::AsRawFd;
+        // SAFETY: dup2 on two valid descriptors; fd 1 stays open (now the null device), so no
+        // other code's use of it becomes invalid.
+        unsafe {
+            libc::dup2(null.as_raw_fd(), libc::STDOUT_FILENO);
         }
     }
 }

@@ -46,8 +46,11 @@ pub struct HermesSession {
 #[derive(Debug, Clone)]
 pub struct HermesSessions {
     path: PathBuf,
-    listed: Arc<Mutex<Option<(Stamp, Vec<HermesSession>)>>>,
+    listed: Arc<Mutex<Option<Listed>>>,
 }
+
+/// The last list read and the state of the file it was read from.
+type Listed = (Stamp, Vec<HermesSession>);
 
 /// What says the database changed: length and modification time of the file and its WAL.
 type Stamp = [Option<(u64, std::time::SystemTime)>; 2];
