@@ -251,8 +251,7 @@ async fn cancelling_a_child_session_stops_only_that_child() {
     );
     let updates = agent.session_updates();
     let last_state = (updates.iter())
-        .filter(|u| u["update"]["sessionUpdate"] == "subagent_update" && u["update"]["sessionId"] == alpha.as_str())
-        .last()
+        .rfind(|u| u["update"]["sessionUpdate"] == "subagent_update" && u["update"]["sessionId"] == alpha.as_str())
         .map(|u| u["update"]["state"].clone())
         .unwrap();
     assert_eq!(last_state, json!({"state": "idle", "stopReason": "cancelled"}));

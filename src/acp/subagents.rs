@@ -26,6 +26,9 @@ use crate::agent::delegation::{ChildChannel, ChildEnd, ChildInfo, SubagentHost};
 use crate::session::Session;
 use crate::sync::lock;
 
+/// Finds the tool that describes a card by name.
+pub type Describe = dyn Fn(&str) -> Option<Arc<dyn crate::tools::Tool>> + Send + Sync;
+
 /// Running children shown as sessions, by child session id: where `session/cancel` finds them.
 #[derive(Default)]
 pub struct ChildRoutes(Mutex<HashMap<String, CancellationToken>>);
@@ -57,7 +60,7 @@ pub struct AcpSubagents {
     pub approval_timeout: Duration,
     pub routes: Arc<ChildRoutes>,
     /// Finds the tool describing a card (the parent session's registry).
-    pub describers: Arc<dyn Fn(&str) -> Option<Arc<dyn crate::tools::Tool>> + Send + Sync>,
+    pub describers: Arc<Describe>,
     /// Open child sessions' sinks, closed (their open cards ended) when the child ends.
     pub open: Mutex<HashMap<String, Arc<AcpEventSink>>>,
 }

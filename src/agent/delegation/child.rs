@@ -176,7 +176,7 @@ fn report(
     let assistants = history.iter().filter(|m| m.role() == Role::Assistant);
     let summary = match exit {
         ChildExit::Interrupted | ChildExit::Error => String::new(),
-        _ => (assistants.clone().last())
+        _ => (assistants.clone().next_back())
             .filter(|m| m.tool_calls.is_empty())
             .map(Message::text_content)
             .unwrap_or_default(),

@@ -58,7 +58,7 @@ impl Delegation {
 
     /// Tokens the children used so far (all levels).
     pub fn usage(&self) -> Usage {
-        lock(&self.usage).clone()
+        *lock(&self.usage)
     }
 
     fn config(&self) -> &DelegationConfig {
