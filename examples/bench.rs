@@ -162,7 +162,9 @@ fn delegation(
         delegated.push(turn(&mut d));
         // A binary without the tool would answer "unknown tool" just as fast: check it ran.
         let last = mock.requests().last().cloned().unwrap_or_default();
-        let result = last["messages"].as_array().and_then(|m| m.iter().rev().find(|m| m["role"] == "tool"));
+        let result = last["messages"]
+            .as_array()
+            .and_then(|m| m.iter().rev().find(|m| m["role"] == "tool"));
         let result = result.and_then(|m| m["content"].as_str()).unwrap_or_default();
         assert!(result.contains("child done"), "delegate_task did not run: {result}");
     }
