@@ -146,6 +146,9 @@ fn delegation(
     let tasks: Vec<Value> = (0..3).map(|i| json!({"goal": format!("BENCH-CHILD {i}")})).collect();
     let (mut plain, mut tool, mut delegated) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..runs {
+        // Measured second: the turn right after another one also pays for that turn's tail
+        // (its title, the previous turn's connections closing).
+        turn(&mut d);
         plain.push(turn(&mut d));
         mock.push(mock_llm::tool_calls(&[("call_t", "todo", json!({}))]));
         mock.push(mock_llm::text(&["done"]));
