@@ -2,7 +2,8 @@
 //! LLM and prints medians over N runs of: start → initialize reply, session/new, prompt → first
 //! chunk (first and second prompt), prompt → response, and peak RSS.
 //!
-//! Run: `cargo build --release && cargo run --release --example bench [-- RUNS]`
+//! Run: `cargo build --release && cargo run --release --example bench [-- RUNS]`; `-- RUNS
+//! delegate` measures only `delegate_task` with 3 instant children against plain turns.
 
 #![allow(clippy::print_stdout)] // A bench reports to the person running it.
 
@@ -124,6 +125,57 @@ fn long_history_first_chunk(binary: &str, home: &std::path::Path, cwd: &std::pat
     median(samples)
 }
 
+/// `delegate_task` overhead: medians over `runs` turns of a plain answer, of one instant tool
+/// call then an answer, and of `delegate_task` with 3 instant children then an answer.
+fn delegation(
+    binary: &str,
+    home: &std::path::Path,
+    cwd: &std::path::Path,
+    mock: &mock_llm::MockLlm,
+    runs: usize,
+) -> [Duration; 3] {
+    let mut d = Driver::spawn(binary, home, &[]);
+    let sid = d.open_session(cwd);
+    let turn = |d: &mut Driver| {
+        let (id, sent) = d.send(
+            "session/prompt",
+            json!({"sessionId": sid, "prompt": [{"type": "text", "text": "go"}]}),
+        );
+        d.wait(id).at - sent
+    };
+    let tasks: Vec<Value> = (0..3).map(|i| json!({"goal": format!("BENCH-CHILD {i}")})).collect();
+    let (mut plain, mut tool, mut delegated) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..runs {
+        // Measured second: the turn right after another one also pays for that turn's tail
+        // (its title, the previous turn's connections closing).
+        turn(&mut d);
+        plain.push(turn(&mut d));
+        mock.push(mock_llm::tool_calls(&[("call_t", "todo", json!({}))]));
+        mock.push(mock_llm::text(&["done"]));
+        tool.push(turn(&mut d));
+        mock.push(mock_llm::tool_calls(&[(
+            "call_d",
+            "delegate_task",
+            json!({"tasks": tasks}),
+        )]));
+        for _ in 0..3 {
+            mock.push_for("BENCH-CHILD", mock_llm::text(&["child done"]));
+        }
+        mock.push(mock_llm::text(&["done"]));
+        delegated.push(turn(&mut d));
+        // A binary without the tool would answer "unknown tool" just as fast: check it ran.
+        let last = mock.requests().last().cloned().unwrap_or_default();
+        let result = last["messages"]
+            .as_array()
+            .and_then(|m| m.iter().rev().find(|m| m["role"] == "tool"));
+        let result = result.and_then(|m| m["content"].as_str()).unwrap_or_default();
+        assert!(result.contains("child done"), "delegate_task did not run: {result}");
+    }
+    drop(d.child.stdin.take());
+    let _ = d.child.wait();
+    [median(plain), median(tool), median(delegated)]
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -146,12 +198,25 @@ fn main() {
     )
     .unwrap();
     let cwd = tempfile::tempdir().unwrap();
+    let ms = |d: Duration| format!("{:.2} ms", d.as_secs_f64() * 1000.0);
+    if std::env::args().nth(2).as_deref() == Some("delegate") {
+        let [plain, tool, delegated] = delegation(&binary, home.path(), cwd.path(), &mock, runs);
+        println!("delegate_task: medians over {runs} turns (binary {binary})");
+        println!("  plain turn (1 model call)                  {}", ms(plain));
+        println!("  one instant tool call, then an answer      {}", ms(tool));
+        println!("  delegate_task, 3 instant children, answer  {}", ms(delegated));
+        println!(
+            "  overhead over the plain turn {} (over the tool-call turn {})",
+            ms(delegated.saturating_sub(plain)),
+            ms(delegated.saturating_sub(tool))
+        );
+        return;
+    }
     let mut results = Vec::new();
     for _ in 0..runs {
         results.push(one_run(&binary, home.path(), cwd.path()));
     }
     let pick = |f: fn(&Run) -> Duration| median(results.iter().map(f).collect());
-    let ms = |d: Duration| format!("{:.2} ms", d.as_secs_f64() * 1000.0);
     let mut rss: Vec<u64> = results.iter().map(|r| r.peak_rss_kb).collect();
     rss.sort();
     println!("hermes-acp process bench: medians over {runs} runs (binary {binary})");

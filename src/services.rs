@@ -81,7 +81,7 @@ impl Services {
             retry: retry_policy(&config),
             provider,
             fallbacks,
-            builtin_tools: ToolRegistry::builtin(guard),
+            builtin_tools: builtin_tools(guard, &config),
             tools,
             hermes_sessions: crate::store::hermes::HermesSessions::new(config.home.join("state.db")),
             store,
@@ -109,4 +109,12 @@ pub fn retry_policy(config: &Config) -> RetryPolicy {
         policy.max_retries = n;
     }
     policy
+}
+
+/// The built-in tools, those that state the user's limits built from the configuration.
+fn builtin_tools(guard: GuardEnv, config: &Config) -> ToolRegistry {
+    let mut tools = ToolRegistry::builtin(guard);
+    let delegation = crate::tools::delegate::DelegateTool::new(config.file.delegation.clone());
+    tools.replace(Arc::new(delegation));
+    tools
 }

@@ -23,6 +23,8 @@ mod commands;
 /// Compaction on the user's terms: `/compact <instructions>`, the per-session `auto_compact`
 /// toggle.
 mod compaction_controls;
+/// delegate_task: subagents within the turn, as sessions or one card; cancel; usage.
+mod delegate;
 /// The editor config snippets and the ACP registry manifest.
 mod distribution;
 /// Sessions Hermes saved in its own `state.db`: listed, loaded, continued, never written.

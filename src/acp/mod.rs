@@ -19,6 +19,7 @@ pub mod render;
 mod replay;
 mod server;
 mod state;
+mod subagents;
 mod terminals;
 mod user_content;
 pub mod wire;

@@ -11,8 +11,8 @@ use std::time::Duration;
 use agent_client_protocol::Client;
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
-    Diff, PermissionOption, PermissionOptionKind, RequestPermissionOutcome, RequestPermissionRequest, ToolCallContent,
-    ToolCallUpdate, ToolCallUpdateFields, ToolKind,
+    Diff, PermissionOption, PermissionOptionKind, RequestPermissionOutcome, RequestPermissionRequest, SessionId,
+    ToolCallContent, ToolCallUpdate, ToolCallUpdateFields, ToolKind,
 };
 use futures::future::BoxFuture;
 use serde_json::Value;
@@ -33,10 +33,13 @@ pub const DENY_ALWAYS: &str = "deny_always";
 /// decided that the user must be asked (`tools::permission`); this only renders the question.
 pub struct AcpApprover {
     cx: ConnectionTo<Client>,
-    session: Arc<Session>,
     timeout: Duration,
     /// The prompt's cancel token: a cancelled turn stops waiting for the answer.
     cancel: CancellationToken,
+    /// Where the question goes: the session's own id, or a subagent's session.
+    target: SessionId,
+    /// The goal of the subagent asking, named in the question.
+    subagent: Option<String>,
 }
 
 /// Labels quote the command; a long one is cut so the buttons stay readable.
@@ -58,9 +61,26 @@ impl AcpApprover {
     ) -> AcpApprover {
         AcpApprover {
             cx,
-            session,
+            target: SessionId::new(session.id.as_str()),
             timeout,
             cancel,
+            subagent: None,
+        }
+    }
+
+    /// The same approver asking for a subagent working on `goal`, on session `target` (the
+    /// child's own session when the editor shows it, else the parent's).
+    pub fn for_subagent(mut self, goal: &str, target: &str) -> AcpApprover {
+        self.subagent = Some(crate::text::clip(goal.trim(), 80));
+        self.target = SessionId::new(target);
+        self
+    }
+
+    /// The question's opening words.
+    fn needs(&self) -> String {
+        match &self.subagent {
+            Some(goal) => format!("Subagent \u{201c}{goal}\u{201d} needs your approval"),
+            None => "Needs your approval".to_string(),
         }
     }
 
@@ -77,7 +97,7 @@ impl AcpApprover {
         // the card must not be left with a question as its title.
         let fields = ToolCallUpdateFields::new()
             .kind(ToolKind::Execute)
-            .content(vec![text_block(&format!("Needs your approval: {reason}\n$ {command}"))])
+            .content(vec![text_block(&format!("{}: {reason}\n$ {command}", self.needs()))])
             .raw_input(shown);
         let shown = quoted(command);
         let options = vec![
@@ -106,7 +126,7 @@ impl AcpApprover {
         let fields = ToolCallUpdateFields::new()
             .kind(ToolKind::Edit)
             .content(vec![
-                text_block(&format!("Needs your approval: {}", edit.reason)),
+                text_block(&format!("{}: {}", self.needs(), edit.reason)),
                 ToolCallContent::Diff(Diff::new(edit.real_path.clone(), edit.new_text).old_text(edit.old_text)),
             ])
             .raw_input(shown);
@@ -136,7 +156,7 @@ impl AcpApprover {
         options: Vec<PermissionOption>,
     ) -> ApprovalDecision {
         let request = RequestPermissionRequest::new(
-            self.session.id.clone(),
+            self.target.clone(),
             ToolCallUpdate::new(call_id.to_string(), fields),
             options,
         );

@@ -17,6 +17,8 @@ pub struct AcpState {
     client_caps: Mutex<ClientCapabilities>,
     /// Settings changes run one at a time in arrival order (see [`AcpState::serially`]).
     serial: OnceLock<mpsc::UnboundedSender<BoxFuture<'static, ()>>>,
+    /// Running subagent sessions, so `session/cancel` naming one cancels that child.
+    pub subagents: Arc<super::subagents::ChildRoutes>,
 }
 
 impl AcpState {
@@ -25,6 +27,7 @@ impl AcpState {
             manager,
             client_caps: Mutex::new(ClientCapabilities::default()),
             serial: OnceLock::new(),
+            subagents: Arc::default(),
         }
     }
 

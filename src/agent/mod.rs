@@ -3,6 +3,7 @@
 //! an `EventSink`, persists every completed step, and never talks to ACP directly.
 
 pub mod compaction;
+pub mod delegation;
 pub mod events;
 pub mod live_tools;
 pub mod prompt;

@@ -41,6 +41,9 @@ pub struct TurnScope {
     /// The session's tools as they change mid-turn (MCP servers dying or joining); `None`
     /// keeps the session scope's tools for the whole turn.
     pub live_tools: Option<Arc<dyn super::live_tools::LiveTools>>,
+    /// A `delegate_task` child's turn: its messages are not saved (its answer is the parent's
+    /// tool result) and `/steer` guidance is left for the parent.
+    pub subagent: bool,
 }
 
 /// How a turn ended.
@@ -162,7 +165,7 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
             }
             // Guidance that arrived while the model wrote its answer: the turn goes on with it
             // (steering never cancels, and never waits for the next prompt).
-            let guidance = session.state.take_guidance();
+            let guidance = take_guidance(turn, &session);
             if guidance.is_empty() || turn.cancel.is_cancelled() {
                 return Ok(outcome);
             }
@@ -183,7 +186,7 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
             .collect();
         // `/steer` guidance sent while this turn runs rides on the last tool result, so the
         // model reads it before its next step (the reference's design).
-        let guidance = session.state.take_guidance();
+        let guidance = take_guidance(turn, &session);
         if !guidance.is_empty()
             && let Some(last) = results.last_mut()
         {
@@ -198,6 +201,14 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
             return Ok(outcome);
         }
     }
+}
+
+/// `/steer` guidance for this turn: the session's own turn takes it, a subagent never does.
+fn take_guidance(turn: &TurnScope, session: &SessionScope) -> Vec<String> {
+    if turn.subagent {
+        return Vec::new();
+    }
+    session.state.take_guidance()
 }
 
 /// How `/steer` guidance reads to the model (the reference's wording).
@@ -273,6 +284,10 @@ async fn call_model(ctx: &TurnContext, request: &ChatRequest) -> Result<CallOutc
 
 /// Appends messages to the live history and saves them.
 async fn commit(ctx: &TurnContext, history: &mut Vec<Message>, messages: Vec<Message>) -> Result<(), AgentError> {
+    if ctx.turn.subagent {
+        history.extend(messages);
+        return Ok(());
+    }
     ctx.services
         .store
         .append_messages(&ctx.session.session_id, messages.clone())

@@ -49,6 +49,8 @@ pub struct ConfigFile {
     pub skills: super::skills::SkillsConfig,
     /// `auxiliary.vision.*`: the model `vision_analyze` sends images to.
     pub vision: super::vision::VisionConfig,
+    /// `delegation.*`: how `delegate_task` spawns subagents.
+    pub delegation: super::DelegationConfig,
 }
 
 /// The lifetime of Anthropic prompt-cache breakpoints. Hermes accepts `5m` (the default) and
@@ -168,6 +170,7 @@ impl ConfigFile {
             web: super::WebConfig::parse(&root),
             skills: super::skills::SkillsConfig::parse(&root),
             vision: super::vision::VisionConfig::parse(&root),
+            delegation: super::DelegationConfig::parse(&root),
         })
     }
 }

@@ -3,6 +3,7 @@
 //! passed down explicitly. Nothing here is global.
 
 pub mod compaction;
+pub mod delegation;
 pub mod duration;
 pub mod env;
 pub mod file;
@@ -16,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use compaction::CompactionConfig;
+pub use delegation::DelegationConfig;
 pub use env::EnvMap;
 pub use file::ConfigFile;
 pub use provider::{ApiMode, ProviderError, ProviderSettings, Secret};

@@ -6,6 +6,7 @@ pub mod approval;
 pub mod approver;
 pub mod args;
 pub mod clarify;
+pub mod delegate;
 pub mod describe;
 pub mod file_io;
 pub mod fs;

@@ -43,7 +43,14 @@ impl ToolRegistry {
             Arc::new(super::vision::VisionAnalyzeTool),
             Arc::new(super::web::WebSearchTool),
             Arc::new(super::web::WebExtractTool),
+            Arc::new(super::delegate::DelegateTool::default()),
         ])
+    }
+
+    /// The same tools with `tool` in place of the one of its name (a tool built from config).
+    pub fn replace(&mut self, tool: Arc<dyn Tool>) {
+        self.tools.retain(|t| t.name() != tool.name());
+        self.extend(vec![tool]);
     }
 
     /// Adds tools (MCP, memory…) keeping the name order.

@@ -35,6 +35,9 @@ pub enum Reply {
 #[derive(Default)]
 struct State {
     script: VecDeque<Reply>,
+    /// Replies for requests whose system prompt contains a marker (parallel subagents each get
+    /// their own script, whatever order their requests arrive in).
+    routes: Vec<(String, VecDeque<Reply>)>,
     fallback: Option<Reply>,
     requests: Vec<Value>,
     models: Vec<String>,
@@ -83,6 +86,15 @@ impl MockLlm {
     /// Queues replies, answered in order.
     pub fn push(&self, reply: Reply) {
         self.state.lock().unwrap().script.push_back(reply);
+    }
+
+    /// Queues a reply for the next request whose system prompt contains `marker`.
+    pub fn push_for(&self, marker: &str, reply: Reply) {
+        let mut s = self.state.lock().unwrap();
+        match s.routes.iter_mut().find(|(m, _)| m == marker) {
+            Some((_, queue)) => queue.push_back(reply),
+            None => s.routes.push((marker.to_string(), VecDeque::from([reply]))),
+        }
     }
 
     /// The reply used when the script is empty.
@@ -156,8 +168,12 @@ impl MockLlm {
         let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
         let reply = {
             let mut s = self.state.lock().unwrap();
+            let system = request["messages"][0]["content"].as_str().unwrap_or("").to_string();
             s.requests.push(request);
-            s.script.pop_front().or_else(|| s.fallback.clone())
+            let routed = (s.routes.iter_mut())
+                .find(|(marker, queue)| !queue.is_empty() && system.contains(marker.as_str()))
+                .and_then(|(_, queue)| queue.pop_front());
+            routed.or_else(|| s.script.pop_front()).or_else(|| s.fallback.clone())
         };
         self.changed.notify_waiters();
         match reply {

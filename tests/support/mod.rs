@@ -399,6 +399,16 @@ impl AgentProcess {
         updates.into_iter().map(|m| m["params"]["update"].clone()).collect()
     }
 
+    /// Session update notifications received so far (whole `params`: `sessionId` and
+    /// `update`), removed from the backlog.
+    pub fn session_updates(&mut self) -> Vec<Value> {
+        let (updates, rest): (Vec<Value>, Vec<Value>) = std::mem::take(&mut self.backlog)
+            .into_iter()
+            .partition(|m| m.get("method").and_then(Value::as_str) == Some("session/update"));
+        self.backlog = rest;
+        updates.into_iter().map(|m| m["params"].clone()).collect()
+    }
+
     pub async fn initialize(&mut self) -> Value {
         self.initialize_with(json!({"fs": {"readTextFile": false, "writeTextFile": false}, "terminal": false}))
             .await

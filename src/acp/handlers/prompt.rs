@@ -26,6 +26,7 @@ use crate::acp::errors::to_rpc;
 use crate::acp::events::AcpEventSink;
 use crate::acp::permissions::AcpApprover;
 use crate::acp::state::AcpState;
+use crate::acp::subagents::AcpSubagents;
 use crate::acp::terminals::EditorTerminals;
 use crate::agent::{self, Sink};
 use crate::session::{Session, TurnSeams, TurnTicket};
@@ -233,7 +234,32 @@ fn seams(
         fs: Arc::new(fs),
         terminals,
         clarifier,
+        subagents: Some(subagents(state, cx, session, sink, caps.subagents.is_some())),
     }
+}
+
+/// Where `delegate_task`'s children appear: sessions of their own when the editor shows them.
+fn subagents(
+    state: &AcpState,
+    cx: &ConnectionTo<Client>,
+    session: &Arc<Session>,
+    sink: &Arc<AcpEventSink>,
+    show_sessions: bool,
+) -> Arc<dyn agent::delegation::SubagentHost> {
+    let registry = session.clone();
+    Arc::new(AcpSubagents {
+        cx: cx.clone(),
+        session: session.clone(),
+        parent: sink.clone(),
+        show_sessions,
+        cwd: session.settings().cwd,
+        notices: state.supports_notices(),
+        compaction: state.supports_compaction(),
+        approval_timeout: state.manager.approval_timeout(),
+        routes: state.subagents.clone(),
+        describers: Arc::new(move |name: &str| registry.tools().describer(name)),
+        open: Default::default(),
+    })
 }
 
 /// How full the context is: the last call's reported tokens, else an estimate of the history.
@@ -261,6 +287,11 @@ async fn announce_title(state: &AcpState, session: &Session, sink: &AcpEventSink
 /// still waiting (for the session to load, MCP servers, or the previous turn). An unknown or
 /// idle session is a no-op, as notifications have no answer.
 pub fn cancel(state: &AcpState, session_id: &str) {
+    // A running subagent's session: only that child stops; its parent's turn goes on.
+    if state.subagents.cancel(session_id) {
+        tracing::info!(session = session_id, "cancel subagent");
+        return;
+    }
     let had_prompts = state.manager.cancel(session_id);
     tracing::info!(session = session_id, had_prompts, "cancel");
 }

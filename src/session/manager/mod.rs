@@ -73,6 +73,8 @@ pub struct TurnSeams {
     pub fs: Arc<dyn FileSystem>,
     pub terminals: Arc<dyn TerminalHost>,
     pub clarifier: Arc<dyn crate::tools::clarify::Clarifier>,
+    /// Where `delegate_task`'s children appear; `None` folds them into the parent's card.
+    pub subagents: Option<Arc<dyn crate::agent::delegation::SubagentHost>>,
 }
 
 /// One entry of `session/list`.

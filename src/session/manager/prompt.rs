@@ -70,6 +70,12 @@ impl SessionManager {
                 session.cache_system_prompt(built)
             }
         };
+        let delegation = Arc::new(agent::delegation::Delegation::new(
+            self.services.clone(),
+            provider.clone(),
+            settings.model.clone(),
+            seams.subagents,
+        ));
         let scope = SessionScope {
             session_id: session.id.clone(),
             workspace: session.workspace.clone(),
@@ -84,6 +90,7 @@ impl SessionManager {
                 model: settings.model.clone(),
                 api_mode: provider_settings.api_mode,
             }),
+            delegator: Some(delegation.clone()),
         };
         let turn = TurnScope {
             provider: provider.clone(),
@@ -94,13 +101,17 @@ impl SessionManager {
             cancel,
             events: seams.events,
             live_tools,
+            subagent: false,
         };
         let ctx = TurnContext {
             services: self.services.clone(),
             session: Arc::new(scope),
             turn,
         };
-        Ok(agent::run_turn(&ctx, &mut history, user).await?)
+        let mut outcome = agent::run_turn(&ctx, &mut history, user).await?;
+        // Children's tokens count as this turn's (they are not sessions of their own).
+        outcome.usage.add(&delegation.usage());
+        Ok(outcome)
     }
 
     /// Clears a session's history (`/reset`).

@@ -1,0 +1,108 @@
+//! Subagent settings from `config.yaml` (`delegation.*`, Hermes' keys): how many children run
+//! at once, how deep delegation may nest, each child's iteration budget and the orchestrator
+//! kill switch. Read tolerantly (the file is shared with Hermes): a bad value keeps the default.
+
+use serde_yaml_ng::Value;
+
+/// `delegation.max_concurrent_children` default (Hermes: 3).
+pub const DEFAULT_MAX_CONCURRENT_CHILDREN: usize = 3;
+/// `delegation.max_spawn_depth` default (Hermes: 1, flat: the parent spawns, children cannot).
+pub const DEFAULT_MAX_SPAWN_DEPTH: u32 = 1;
+/// `delegation.max_iterations` default (Hermes: 50 model calls per child).
+pub const DEFAULT_MAX_ITERATIONS: u32 = 50;
+
+/// How `delegate_task` may spawn children.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DelegationConfig {
+    /// Children of one call running at once, and the most tasks one call may ask for (≥ 1).
+    pub max_concurrent_children: usize,
+    /// Agents at depths `0..max_spawn_depth` may delegate (≥ 1; no ceiling, as in Hermes).
+    pub max_spawn_depth: u32,
+    /// Each child's own model-call budget.
+    pub max_iterations: u32,
+    /// `delegation.orchestrator_enabled`: when false, `role: orchestrator` becomes `leaf`.
+    pub orchestrator_enabled: bool,
+}
+
+impl Default for DelegationConfig {
+    fn default() -> DelegationConfig {
+        DelegationConfig {
+            max_concurrent_children: DEFAULT_MAX_CONCURRENT_CHILDREN,
+            max_spawn_depth: DEFAULT_MAX_SPAWN_DEPTH,
+            max_iterations: DEFAULT_MAX_ITERATIONS,
+            orchestrator_enabled: true,
+        }
+    }
+}
+
+impl DelegationConfig {
+    /// Reads `delegation.*` from a parsed `config.yaml`; missing or malformed keys keep their
+    /// defaults, values below the floor of 1 are raised to it.
+    pub fn parse(root: &Value) -> DelegationConfig {
+        let mut cfg = DelegationConfig::default();
+        let section = root.get("delegation");
+        let get = |key: &str| section.and_then(|s| s.get(key));
+        if let Some(n) = get("max_concurrent_children").and_then(as_u64) {
+            cfg.max_concurrent_children = n.clamp(1, 1_000) as usize;
+        }
+        if let Some(n) = get("max_spawn_depth").and_then(as_u64) {
+            cfg.max_spawn_depth = n.clamp(1, 100) as u32;
+        }
+        if let Some(n) = get("max_iterations").and_then(as_u64) {
+            cfg.max_iterations = n.clamp(1, 10_000) as u32;
+        }
+        if let Some(enabled) = get("orchestrator_enabled").and_then(as_bool) {
+            cfg.orchestrator_enabled = enabled;
+        }
+        cfg
+    }
+}
+
+fn as_u64(value: &Value) -> Option<u64> {
+    match value {
+        Value::Number(n) => n.as_i64().map(|n| n.max(0) as u64),
+        Value::String(s) => s.trim().parse::<i64>().ok().map(|n| n.max(0) as u64),
+        _ => None,
+    }
+}
+
+fn as_bool(value: &Value) -> Option<bool> {
+    match value {
+        Value::Bool(b) => Some(*b),
+        Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
+            "true" | "yes" | "on" | "1" => Some(true),
+            "false" | "no" | "off" | "0" => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> DelegationConfig {
+        DelegationConfig::parse(&serde_yaml_ng::from_str::<Value>(text).unwrap())
+    }
+
+    #[test]
+    fn defaults_and_overrides() {
+        assert_eq!(parse("model: x"), DelegationConfig::default());
+        let cfg = parse(
+            "delegation:\n  max_concurrent_children: 5\n  max_spawn_depth: 2\n  max_iterations: 7\n  orchestrator_enabled: false\n",
+        );
+        assert_eq!(cfg.max_concurrent_children, 5);
+        assert_eq!(cfg.max_spawn_depth, 2);
+        assert_eq!(cfg.max_iterations, 7);
+        assert!(!cfg.orchestrator_enabled);
+    }
+
+    #[test]
+    fn floors_and_bad_values() {
+        let cfg = parse("delegation:\n  max_concurrent_children: 0\n  max_spawn_depth: -3\n  max_iterations: many\n");
+        assert_eq!(cfg.max_concurrent_children, 1);
+        assert_eq!(cfg.max_spawn_depth, 1);
+        assert_eq!(cfg.max_iterations, DEFAULT_MAX_ITERATIONS);
+    }
+}
