@@ -49,6 +49,8 @@ pub struct ConfigFile {
     pub skills: super::skills::SkillsConfig,
     /// `auxiliary.vision.*`: the model `vision_analyze` sends images to.
     pub vision: super::vision::VisionConfig,
+    /// `code_execution.*`: `execute_code`'s timeout and tool-call limit.
+    pub code_execution: super::CodeExecutionConfig,
 }
 
 /// The lifetime of Anthropic prompt-cache breakpoints. Hermes accepts `5m` (the default) and
@@ -168,6 +170,7 @@ impl ConfigFile {
             web: super::WebConfig::parse(&root),
             skills: super::skills::SkillsConfig::parse(&root),
             vision: super::vision::VisionConfig::parse(&root),
+            code_execution: super::CodeExecutionConfig::parse(&root),
         })
     }
 }

@@ -2,6 +2,7 @@
 //! (which overrides the shell) and `config.yaml`, resolved once at start into a `Config` that is
 //! passed down explicitly. Nothing here is global.
 
+pub mod code_execution;
 pub mod compaction;
 pub mod duration;
 pub mod env;
@@ -15,6 +16,7 @@ pub mod web;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+pub use code_execution::CodeExecutionConfig;
 pub use compaction::CompactionConfig;
 pub use env::EnvMap;
 pub use file::ConfigFile;

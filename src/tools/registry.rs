@@ -43,6 +43,7 @@ impl ToolRegistry {
             Arc::new(super::vision::VisionAnalyzeTool),
             Arc::new(super::web::WebSearchTool),
             Arc::new(super::web::WebExtractTool),
+            Arc::new(super::execute_code::ExecuteCodeTool),
         ])
     }
 
