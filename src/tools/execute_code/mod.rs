@@ -6,6 +6,8 @@
 //! be known, so it asks first too (see `run.rs`). Offered only where `python3` exists (Unix:
 //! the script talks to the agent over a Unix socket).
 
+// Windows builds the tool's description only (it is never offered there).
+#[cfg_attr(not(unix), allow(dead_code))]
 mod output;
 #[cfg(unix)]
 mod process;
@@ -30,6 +32,7 @@ use super::describe::{self, Presentation, ToolEffect, ToolKind};
 use super::{Offer, Tool, ToolContext, ToolOutput};
 
 /// The client module a script imports, written next to it for each run.
+#[cfg_attr(not(unix), allow(dead_code))]
 pub(crate) const CLIENT_MODULE: &str = include_str!("client.py");
 
 /// The `execute_code` tool.
@@ -117,7 +120,7 @@ impl Tool for ExecuteCodeTool {
     }
 }
 
-/// The code in a ```python block whose fence is longer than any backtick run inside it.
+/// The code in a ```python block (the card's start text, and the head of its live log) whose fence is longer than any backtick run inside it.
 fn python_block(code: &str) -> String {
     let longest = code.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let ticks = "`".repeat(longest.max(2) + 1);

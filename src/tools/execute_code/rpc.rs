@@ -36,7 +36,9 @@ pub(super) struct RpcServer {
     token: String,
     max_calls: usize,
     calls: AtomicUsize,
-    /// One line per call, shown as the card's live text.
+    /// What the card shows above the log (the code).
+    head: String,
+    /// One line per call, shown under `head` as the card's live text.
     log: std::sync::Mutex<Vec<String>>,
     /// Calls run one at a time, in arrival order, like the model's own `terminal` calls.
     serial: tokio::sync::Mutex<()>,
@@ -44,12 +46,13 @@ pub(super) struct RpcServer {
 
 impl RpcServer {
     /// Listens on `socket` (inside a directory only we can enter) for a run allowed
-    /// `max_calls` tool calls.
-    pub(super) fn bind(socket: &Path, token: String, max_calls: usize) -> io::Result<RpcServer> {
+    /// `max_calls` tool calls; the card's live text is `head` and then the calls' log.
+    pub(super) fn bind(socket: &Path, token: String, max_calls: usize, head: String) -> io::Result<RpcServer> {
         Ok(RpcServer {
             listener: UnixListener::bind(socket)?,
             token,
             max_calls,
+            head,
             calls: AtomicUsize::new(0),
             log: std::sync::Mutex::new(Vec::new()),
             serial: tokio::sync::Mutex::new(()),
@@ -179,12 +182,14 @@ impl RpcServer {
         output: &ToolOutput,
         took: std::time::Duration,
     ) {
-        let what = crate::tools::describe::generic_brief(arguments).unwrap_or_default();
+        // The tool's own one-liner (a path, a command), masked like any text the editor gets.
+        let what = ctx.session.tools.describer(name).and_then(|tool| tool.brief(arguments));
+        let what = crate::tools::redact::redact(&what.unwrap_or_default());
         let mark = if output.is_error { "✗" } else { "✓" };
         let text = {
             let mut log = lock(&self.log);
             log.push(format!("{n}. {mark} {name} {what} ({} ms)", took.as_millis()));
-            log.join("\n")
+            format!("{}\n\n{}", self.head, log.join("\n"))
         };
         ctx.progress.content(&ctx.call_id, text);
     }

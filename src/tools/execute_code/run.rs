@@ -96,7 +96,8 @@ async fn run_approved(ctx: &ToolContext, code: &str, python: &std::path::Path) -
     std::fs::write(&script, code).map_err(staging)?;
     let socket = dir.path().join("rpc.sock");
     let token = uuid::Uuid::new_v4().simple().to_string();
-    let server = RpcServer::bind(&socket, token.clone(), settings.max_tool_calls).map_err(staging)?;
+    let head = super::python_block(code);
+    let server = RpcServer::bind(&socket, token.clone(), settings.max_tool_calls, head).map_err(staging)?;
     let python_path = python_path(ctx, dir.path());
     let extra_env: [(&str, &OsStr); 6] = [
         ("HERMES_RPC_SOCKET", socket.as_os_str()),
