@@ -73,7 +73,7 @@ impl Tool for ExecuteCodeTool {
         ToolEffect::RunsCommand
     }
 
-    fn present(&self, args: &Value, cwd: &Path) -> Presentation {
+    fn present(&self, args: &Value, _cwd: &Path) -> Presentation {
         let code = describe::arg(args, "code");
         let first = code.and_then(|c| c.lines().map(str::trim).find(|l| !l.is_empty()));
         Presentation {
@@ -84,7 +84,6 @@ impl Tool for ExecuteCodeTool {
             },
             locations: Vec::new(),
             start_text: code.map(python_block),
-            ..describe::generic_presentation(self.name(), args, cwd)
         }
     }
 
