@@ -128,7 +128,8 @@ async fn limits_come_from_config_and_every_one_holds() {
     let home = TestHome::new(&mock.url());
     let config = home.path().join("config.yaml");
     let mut text = std::fs::read_to_string(&config).unwrap();
-    text.push_str("code_execution:\n  timeout: 2\n  max_tool_calls: 2\n");
+    // Long enough for the calls and the print to happen first on a loaded machine.
+    text.push_str("code_execution:\n  timeout: 3\n  max_tool_calls: 2\n");
     std::fs::write(&config, text).unwrap();
     std::fs::write(home.cwd().join("a.txt"), "a").unwrap();
     let code = r#"
@@ -147,13 +148,13 @@ time.sleep(60)
     assert_eq!(response["result"]["stopReason"], "end_turn");
     let result = tool_result(&mock, "call_l");
     assert_eq!(result["status"], "timeout", "{result}");
-    assert_eq!(result["error"], "Script timed out after 2s and was killed.");
+    assert_eq!(result["error"], "Script timed out after 3s and was killed.");
     assert_eq!(result["tool_calls_made"], 2);
     assert_eq!(result["stdout_truncated"], true);
     assert_eq!(result["stdout_bytes_captured"], 50_000);
     let output = result["output"].as_str().unwrap();
     assert!(output.starts_with("Tool call limit reached (2)."), "{output}");
-    assert!(output.ends_with("⏰ Script timed out after 2s and was killed."));
+    assert!(output.ends_with("⏰ Script timed out after 3s and was killed."));
     assert_eq!(agent.shutdown().await, Some(0));
 }
 
