@@ -76,6 +76,7 @@ impl Services {
                 &config.env,
                 &config.home,
             )),
+            code_execution: config.file.code_execution,
         });
         Services {
             retry: retry_policy(&config),

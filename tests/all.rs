@@ -27,6 +27,10 @@ mod compaction_controls;
 mod delegate;
 /// The editor config snippets and the ACP registry manifest.
 mod distribution;
+/// `execute_code`: scripts calling tools through the gate, limits, cancel.
+// Unix only: Unix sockets, process groups and /proc.
+#[cfg(unix)]
+mod execute_code;
 /// Sessions Hermes saved in its own `state.db`: listed, loaded, continued, never written.
 mod hermes_sessions;
 /// Providers and long sessions: fallbacks, backoff, compaction, context files, memory, search.

@@ -222,6 +222,8 @@ const NOT_TOOL_KNOWLEDGE: &[(&str, &str)] = &[
     // The `/context` slash command and the ACP session config option "mode".
     ("src/acp/commands.rs", "context"),
     ("src/acp/options.rs", "mode"),
+    // A JSON-RPC error object's `code` (execute_code's argument has the same name).
+    ("src/acp/wire/validate.rs", "code"),
 ];
 
 /// A tool owns its identity: no tool name as a string literal outside `src/tools/` (anywhere,

@@ -51,6 +51,8 @@ pub struct ConfigFile {
     pub vision: super::vision::VisionConfig,
     /// `delegation.*`: how `delegate_task` spawns subagents.
     pub delegation: super::DelegationConfig,
+    /// `code_execution.*`: `execute_code`'s timeout and tool-call limit.
+    pub code_execution: super::CodeExecutionConfig,
 }
 
 /// The lifetime of Anthropic prompt-cache breakpoints. Hermes accepts `5m` (the default) and
@@ -171,6 +173,7 @@ impl ConfigFile {
             skills: super::skills::SkillsConfig::parse(&root),
             vision: super::vision::VisionConfig::parse(&root),
             delegation: super::DelegationConfig::parse(&root),
+            code_execution: super::CodeExecutionConfig::parse(&root),
         })
     }
 }

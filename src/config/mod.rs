@@ -2,6 +2,7 @@
 //! (which overrides the shell) and `config.yaml`, resolved once at start into a `Config` that is
 //! passed down explicitly. Nothing here is global.
 
+pub mod code_execution;
 pub mod compaction;
 pub mod delegation;
 pub mod duration;
@@ -16,6 +17,7 @@ pub mod web;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+pub use code_execution::CodeExecutionConfig;
 pub use compaction::CompactionConfig;
 pub use delegation::DelegationConfig;
 pub use env::EnvMap;

@@ -8,6 +8,7 @@ pub mod args;
 pub mod clarify;
 pub mod delegate;
 pub mod describe;
+pub mod execute_code;
 pub mod file_io;
 pub mod fs;
 pub mod memory;
@@ -158,6 +159,8 @@ pub struct ToolServices {
     pub vision: vision::VisionServices,
     /// The web backends `web_search`/`web_extract` use (resolved once from `web:` and the env).
     pub web: Arc<web::WebBackends>,
+    /// `execute_code`'s limits (`code_execution.*`).
+    pub code_execution: crate::config::CodeExecutionConfig,
 }
 
 /// The result of a tool call: what the model sees plus what the editor renders.

@@ -44,6 +44,7 @@ impl ToolRegistry {
             Arc::new(super::web::WebSearchTool),
             Arc::new(super::web::WebExtractTool),
             Arc::new(super::delegate::DelegateTool::default()),
+            Arc::new(super::execute_code::ExecuteCodeTool),
         ])
     }
 

@@ -1,7 +1,7 @@
-//! The local command runner shared by `terminal` and `process`: picks the shell, spawns a
-//! command in its own process group with stdout and stderr merged into one pipe (so their
-//! interleaving is kept), and kills the whole group — grandchildren included — on timeout,
-//! cancel, or when the owner is dropped mid-run. The platform parts live in `group.rs`.
+//! The local command runner shared by `terminal`, `process` and `execute_code`: picks the
+//! shell, spawns a command in its own process group with stdout and stderr merged into one pipe
+//! (so their interleaving is kept; `spawn_program` keeps them apart), and kills the whole group
+//! — grandchildren included — on timeout, cancel, or when the owner is dropped mid-run. The platform parts live in `group.rs`.
 
 pub mod ansi;
 pub mod capture;
@@ -87,13 +87,47 @@ pub fn spawn(
             StdinMode::Null => Stdio::null(),
             StdinMode::Piped => Stdio::piped(),
         });
+    start(command, reader, sandbox)
+}
+
+/// Spawns `program args…` directly (no shell) the way [`spawn`] does — its own process group,
+/// exactly `env` plus `extra_env`, under the OS sandbox when one is given, stdin `/dev/null` —
+/// but with stderr in a pipe of its own (returned beside the child), for callers that report
+/// the two streams apart (`execute_code`).
+pub fn spawn_program(
+    program: &Path,
+    args: &[&OsStr],
+    cwd: &Path,
+    env: &ChildEnv,
+    extra_env: &[(&str, &OsStr)],
+    sandbox: Option<&PreparedSandbox>,
+) -> io::Result<(ShellChild, OutputPipe)> {
+    let (reader, writer) = io::pipe()?;
+    let (err_reader, err_writer) = io::pipe()?;
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .current_dir(cwd)
+        .env_clear()
+        .envs(env.vars().iter().map(|(k, v)| (k, v)))
+        .envs(extra_env.iter().copied())
+        .stdout(writer)
+        .stderr(err_writer)
+        .stdin(Stdio::null());
+    let child = start(command, reader, sandbox)?;
+    Ok((child, group::output_pipe(err_reader)?))
+}
+
+/// The common tail of every spawn: a new process group, the sandbox, and the guard that kills
+/// the group if the owner is dropped.
+fn start(mut command: Command, reader: io::PipeReader, sandbox: Option<&PreparedSandbox>) -> io::Result<ShellChild> {
     group::lead_new_group(&mut command);
     if let Some(sandbox) = sandbox {
         sandbox.apply(&mut command);
     }
     let mut child = command.spawn()?;
-    // The command keeps the parent's copy of the pipe's write end: drop it now, or reading the
-    // output would never see end-of-file.
+    // The command keeps the parent's copy of the pipes' write ends: drop them now, or reading
+    // the output would never see end-of-file.
     drop(command);
     let pid = child
         .id()

@@ -1,0 +1,150 @@
+//! One `execute_code` call: approve the script, stage it with the client module in a private
+//! directory, listen for its tool calls, run it, and shape the result.
+//!
+//! Why the script itself asks: a Python script can start programs and change files through its
+//! own means (`subprocess`, `os.remove`), none of which passes the gate its `hermes_tools`
+//! calls pass. The command policy asks for a command it cannot analyse, and a script is such a
+//! command, so it is decided as one: `Risk::Unknown`, sandboxed like the terminal's local
+//! commands. That fails closed the same way: it asks in every mode but yolo, read-only mode
+//! refuses it, and the user's "allow for this session" is remembered for this exact script.
+
+use std::ffi::OsStr;
+use std::time::Instant;
+
+use serde_json::{Value, json};
+
+use super::output::{self, Finished};
+use super::process::{self, Launch};
+use super::rpc::{PrivateDir, RpcServer};
+use super::{CLIENT_MODULE, python};
+use crate::safety::command::{CommandAssessment, Risk};
+use crate::safety::policy::CommandEffect;
+use crate::tools::{ToolContext, ToolOutput, permission, shell};
+
+/// What the approval question says about a script.
+const WHY_ASK: &str = "execute_code runs a Python script, which can start programs and change files \
+without passing the approval of terminal commands";
+
+pub(super) async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
+    let code = args.get("code").and_then(Value::as_str).unwrap_or("");
+    if code.trim().is_empty() {
+        return ToolOutput::error("No code provided.");
+    }
+    let root = ctx.session.workspace.root();
+    let Some(python) = python::interpreter(&ctx.services.child_env, &root).await else {
+        return ToolOutput::error("execute_code needs python3, and none was found on PATH.");
+    };
+    if let Err(blocked) = approve(ctx, code).await {
+        return refused(blocked.0);
+    }
+    let started = Instant::now();
+    match run_approved(ctx, code, &python).await {
+        Ok((result, failed)) => match failed {
+            true => ToolOutput::json_error(result),
+            false => ToolOutput::json(result),
+        },
+        Err(message) => {
+            let duration = (started.elapsed().as_secs_f64() * 100.0).round() / 100.0;
+            ToolOutput::json_error(json!({
+                "status": "error",
+                "error": message,
+                "tool_calls_made": 0,
+                "duration_seconds": duration,
+            }))
+        }
+    }
+}
+
+/// The script as the command the user is asked about (and the key a remembered answer is
+/// saved under): Python reading this exact script.
+fn as_command(code: &str) -> String {
+    let mut end = "PY".to_string();
+    while code.lines().any(|l| l == end) {
+        end.push('_');
+    }
+    format!("python3 - <<'{end}'\n{code}\n{end}")
+}
+
+async fn approve(ctx: &ToolContext, code: &str) -> Result<Option<String>, permission::Blocked> {
+    let (project, temp) = permission::project_roots(ctx);
+    let effect = CommandEffect {
+        command: as_command(code),
+        assessment: CommandAssessment {
+            risk: Risk::Unknown,
+            reasons: vec![WHY_ASK.to_string()],
+            read_only: false,
+            write_targets: Vec::new(),
+            programs: vec!["python3".to_string()],
+        },
+        sandboxed: shell::sandbox::sandbox_active(&ctx.services),
+        unsandboxed: false,
+        background: false,
+        project,
+        temp,
+    };
+    permission::gate_command(ctx, effect).await
+}
+
+/// Stages and runs an approved script. `Err` when it could not start.
+async fn run_approved(ctx: &ToolContext, code: &str, python: &std::path::Path) -> Result<(Value, bool), String> {
+    let settings = ctx.services.code_execution;
+    let sandbox = shell::sandbox::for_command(ctx, false)?;
+    let staging = |e: std::io::Error| format!("Could not prepare the script: {e}");
+    let dir = PrivateDir::create().map_err(staging)?;
+    let script = dir.path().join("script.py");
+    std::fs::write(dir.path().join("hermes_tools.py"), CLIENT_MODULE).map_err(staging)?;
+    std::fs::write(&script, code).map_err(staging)?;
+    let socket = dir.path().join("rpc.sock");
+    let token = uuid::Uuid::new_v4().simple().to_string();
+    let head = super::python_block(code);
+    let server = RpcServer::bind(&socket, token.clone(), settings.max_tool_calls, head).map_err(staging)?;
+    let python_path = python_path(ctx, dir.path());
+    let extra_env: [(&str, &OsStr); 6] = [
+        ("HERMES_RPC_SOCKET", socket.as_os_str()),
+        ("HERMES_RPC_TOKEN", OsStr::new(&token)),
+        ("PYTHONPATH", &python_path),
+        ("PYTHONDONTWRITEBYTECODE", OsStr::new("1")),
+        ("PYTHONIOENCODING", OsStr::new("utf-8")),
+        ("PYTHONUTF8", OsStr::new("1")),
+    ];
+    let root = ctx.session.workspace.root();
+    let launch = Launch {
+        python,
+        script: &script,
+        cwd: &root,
+        extra_env: &extra_env,
+        sandbox: sandbox.as_ref(),
+        timeout: settings.timeout,
+    };
+    let ran = process::run(ctx, launch, &server)
+        .await
+        .map_err(|e| format!("Could not start python: {e}"))?;
+    tracing::debug!(pid = ran.pid, ending = ?ran.ending, calls = server.calls(), "execute_code: script ended");
+    Ok(output::result(Finished {
+        ending: ran.ending,
+        stdout: ran.stdout,
+        stderr: ran.stderr,
+        tool_calls: server.calls(),
+        duration: ran.duration,
+    }))
+}
+
+/// The staging directory first, then whatever `PYTHONPATH` the session's children have.
+fn python_path(ctx: &ToolContext, dir: &std::path::Path) -> std::ffi::OsString {
+    let existing = ctx.services.child_env.vars().iter().find(|(k, _)| k == "PYTHONPATH");
+    let mut parts = vec![dir.to_path_buf()];
+    if let Some((_, value)) = existing.filter(|(_, v)| !v.is_empty()) {
+        parts.extend(std::env::split_paths(value));
+    }
+    std::env::join_paths(parts).unwrap_or_else(|_| dir.as_os_str().to_owned())
+}
+
+/// The script did not run: Hermes' shape for a refused script.
+fn refused(message: String) -> ToolOutput {
+    ToolOutput::json_error(json!({
+        "status": "error",
+        "error": message,
+        "tool_calls_made": 0,
+        "duration_seconds": 0,
+    }))
+}
