@@ -156,7 +156,7 @@ impl Logs {
 }
 
 /// Points stdout at the null device once the last protocol frame is out. tracing-appender's
-/// guard `println!`s a complaint when the writer thread cannot take its shutdown message
+/// guard prints a complaint to stdout when the writer thread cannot take its shutdown message
 /// within 100 ms (stderr full and unread): one stray line on stdout corrupts the editor's
 /// stream, so nothing may reach it after this point.
 /// (Anything the CLI printed went out line by line already: Rust's stdout is line-buffered.)
