@@ -25,6 +25,8 @@ pub struct SessionScope {
     pub clarifier: Arc<dyn super::clarify::Clarifier>,
     /// The model this turn talks to, for tools that ask a model themselves; `None` in tests.
     pub model: Option<SessionModel>,
+    /// Snapshots the session folder before the turn's first change (`/undo`); per turn.
+    pub checkpoints: Arc<dyn super::checkpoint::Checkpoints>,
 }
 
 /// A session's provider and model as a tool sees them (`vision_analyze` asks it about an image
@@ -51,6 +53,7 @@ impl SessionScope {
             terminals: Arc::new(LocalTerminals),
             clarifier: Arc::new(super::clarify::NoClarifier),
             model: None,
+            checkpoints: Arc::new(super::checkpoint::NoCheckpoints),
         }
     }
 }

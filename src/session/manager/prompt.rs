@@ -70,6 +70,7 @@ impl SessionManager {
                 session.cache_system_prompt(built)
             }
         };
+        let checkpoints = self.turn_checkpoint(session, settings.cwd.clone(), seams.events.clone());
         let scope = SessionScope {
             session_id: session.id.clone(),
             workspace: session.workspace.clone(),
@@ -84,6 +85,7 @@ impl SessionManager {
                 model: settings.model.clone(),
                 api_mode: provider_settings.api_mode,
             }),
+            checkpoints,
         };
         let turn = TurnScope {
             provider: provider.clone(),
