@@ -2,7 +2,7 @@
 //! caches, virtualenvs, other version-control folders, compiled binaries, media and archives,
 //! secrets (`.env*`), OS junk and logs; files over `MAX_FILE_BYTES`; and folders too broad to
 //! snapshot (`/`, the home directory) or with more than `MAX_FILES` files. The project's own
-//! `.gitignore` files apply on top (git reads them from the work tree).
+//! `.gitignore` files apply on top when staging (git reads them from the work tree).
 
 use std::path::Path;
 
@@ -88,24 +88,25 @@ pub fn too_broad(cwd: &Path, home: Option<&Path>) -> Option<String> {
     None
 }
 
-/// Counts the files under `root` that a snapshot would consider (excluded folders and the
-/// project's ignore files respected), stopping once past `limit`.
+/// Counts the files under `root` outside the excluded folders, stopping once past `limit`. A
+/// plain directory walk (like Hermes' estimate): the project's ignore files are not parsed, so
+/// the guard is quick and errs towards "too big". Symlinked folders are not followed.
 pub fn count_files(root: &Path, limit: usize) -> usize {
-    let walker = ignore::WalkBuilder::new(root)
-        .hidden(false)
-        .parents(false)
-        .git_global(false)
-        .require_git(false)
-        .filter_entry(|entry| {
-            !(entry.file_type().is_some_and(|t| t.is_dir()) && entry.file_name().to_str().is_some_and(skipped_dir))
-        })
-        .build();
     let mut count = 0;
-    for entry in walker.flatten() {
-        if entry.file_type().is_some_and(|t| !t.is_dir()) {
-            count += 1;
-            if count > limit {
-                break;
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            if !is_dir {
+                count += 1;
+                if count > limit {
+                    return count;
+                }
+            } else if !entry.file_name().to_str().is_some_and(skipped_dir) {
+                pending.push(entry.path());
             }
         }
     }
@@ -124,7 +125,7 @@ mod tests {
     }
 
     #[test]
-    fn the_count_skips_excluded_and_ignored_folders_and_stops_at_the_limit() {
+    fn the_count_skips_excluded_folders_and_stops_at_the_limit() {
         let dir = tempfile::tempdir().unwrap();
         for sub in ["src", "node_modules/x", "target/debug", ".git/objects", "gen"] {
             std::fs::create_dir_all(dir.path().join(sub)).unwrap();
@@ -132,9 +133,8 @@ mod tests {
                 std::fs::write(dir.path().join(sub).join(format!("f{i}")), "x").unwrap();
             }
         }
-        std::fs::write(dir.path().join(".gitignore"), "gen/\n").unwrap();
-        // src/ (3) and .gitignore (1).
-        assert_eq!(count_files(dir.path(), 100), 4);
+        // src/ and gen/ (3 each).
+        assert_eq!(count_files(dir.path(), 100), 6);
         assert_eq!(count_files(dir.path(), 2), 3);
     }
 }

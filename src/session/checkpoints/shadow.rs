@@ -87,12 +87,13 @@ impl Shadow {
     pub fn snapshot(&self, message: &str) -> Result<String, CheckpointError> {
         let _held = lock_of(&self.lock);
         let tip = self.tip();
-        let tree = self.stage(tip.as_deref())?;
+        let changed = self.stage_index(tip.as_deref())?;
         if let Some(tip) = &tip
-            && self.git.text(&["rev-parse", &format!("{tip}^{{tree}}")])? == tree
+            && !changed
         {
             return Ok(tip.clone());
         }
+        let tree = self.git.text(&["write-tree"])?;
         let mut args = vec!["commit-tree", tree.as_str(), "-m", message];
         if let Some(tip) = &tip {
             args.extend(["-p", tip.as_str()]);
@@ -108,7 +109,8 @@ impl Shadow {
     /// The tree of the folder as it is now (staged into the shadow index, nothing committed).
     pub fn current_tree(&self, base: &str) -> Result<String, CheckpointError> {
         let _held = lock_of(&self.lock);
-        self.stage(Some(base))
+        self.stage_index(Some(base))?;
+        Ok(self.git.text(&["write-tree"])?)
     }
 
     /// The files that differ between `commit` and `tree`.
@@ -149,10 +151,10 @@ impl Shadow {
         (!id.is_empty()).then(|| id.to_string())
     }
 
-    /// Stages the whole folder into the shadow index and returns its tree. Files over the size
-    /// cap are dropped from the index (checked only among paths that differ from `base`, or all
-    /// of them on a first snapshot).
-    fn stage(&self, base: Option<&str>) -> Result<String, CheckpointError> {
+    /// Stages the whole folder into the shadow index; returns whether it differs from `base`.
+    /// Files over the size cap are dropped from the index (checked only among paths that
+    /// differ from `base`, or all of them on a first snapshot).
+    fn stage_index(&self, base: Option<&str>) -> Result<bool, CheckpointError> {
         let index = self.git.git_dir.join("index");
         if !index.exists() {
             let files = excludes::count_files(&self.git.work_tree, MAX_FILES);
@@ -170,10 +172,13 @@ impl Shadow {
             Some(base) => self.git.run(&["diff-index", "--cached", "-z", "--name-only", "--no-renames", base])?,
             None => self.git.run(&["ls-files", "-z", "--cached"])?,
         };
-        let oversize: Vec<String> = candidates
+        let candidates: Vec<String> = candidates
             .split(|b| *b == 0)
             .filter(|p| !p.is_empty())
             .map(|p| String::from_utf8_lossy(p).into_owned())
+            .collect();
+        let oversize: Vec<&String> = candidates
+            .iter()
             .filter(|p| {
                 std::fs::symlink_metadata(self.git.work_tree.join(p)).is_ok_and(|m| m.is_file() && m.len() > MAX_FILE_BYTES)
             })
@@ -181,10 +186,11 @@ impl Shadow {
         for chunk in oversize.chunks(200) {
             tracing::debug!(count = chunk.len(), "leaving files over the size cap out of the checkpoint");
             let mut args = vec!["rm", "--cached", "--quiet", "--ignore-unmatch", "--"];
-            args.extend(chunk.iter().map(String::as_str));
+            args.extend(chunk.iter().map(|p| p.as_str()));
             self.git.run(&args)?;
         }
-        Ok(self.git.text(&["write-tree"])?)
+        // A dropped big file may still differ from `base` (it was small there): count it.
+        Ok(!candidates.is_empty())
     }
 }
 
