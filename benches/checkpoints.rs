@@ -22,7 +22,11 @@ fn project(root: &Path) {
         std::fs::create_dir_all(root.join(format!("src/m{d:03}"))).unwrap();
     }
     for i in 0..DIRS * PER_DIR {
-        std::fs::write(file(root, i), format!("// file {i}\npub fn f{i}() -> usize {{ {i} }}\n").repeat(8)).unwrap();
+        std::fs::write(
+            file(root, i),
+            format!("// file {i}\npub fn f{i}() -> usize {{ {i} }}\n").repeat(8),
+        )
+        .unwrap();
     }
 }
 
@@ -61,7 +65,10 @@ fn bench(c: &mut Criterion) {
         )
     });
 
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     let checkpoint = shadow.snapshot("before undo").unwrap();
     group.bench_function("undo_100_files", |b| {
         b.iter_batched(

@@ -62,38 +62,66 @@ async fn undo_restores_a_written_a_patched_and_a_removed_file_and_drops_the_turn
     let session = agent.new_session(&cwd).await;
 
     // A turn that only reads takes no checkpoint.
-    mock.push(mock_llm::tool_calls(&[("call_ls", "terminal", json!({"command": "ls -la"}))]));
+    mock.push(mock_llm::tool_calls(&[(
+        "call_ls",
+        "terminal",
+        json!({"command": "ls -la"}),
+    )]));
     mock.push(mock_llm::text(&["Two files."]));
     agent.prompt(&session, "what is here?").await;
     let (_, updates) = agent.prompt(&session, "/checkpoints").await;
-    assert!(agent_text(&updates).starts_with("No checkpoints"), "{}", agent_text(&updates));
-    assert!(!home.path().join("checkpoints").exists(), "no shadow repository for a read-only turn");
+    assert!(
+        agent_text(&updates).starts_with("No checkpoints"),
+        "{}",
+        agent_text(&updates)
+    );
+    assert!(
+        !home.path().join("checkpoints").exists(),
+        "no shadow repository for a read-only turn"
+    );
 
     mock.push(mock_llm::tool_calls(&[
-        ("call_w", "write_file", json!({"path": "new.txt", "content": "brand new\n"})),
+        (
+            "call_w",
+            "write_file",
+            json!({"path": "new.txt", "content": "brand new\n"}),
+        ),
         (
             "call_p",
             "patch",
             json!({"mode": "replace", "path": "existing.txt", "old_string": "beta", "new_string": "gamma"}),
         ),
     ]));
-    mock.push(mock_llm::tool_calls(&[("call_rm", "terminal", json!({"command": "rm victim.bin"}))]));
+    mock.push(mock_llm::tool_calls(&[(
+        "call_rm",
+        "terminal",
+        json!({"command": "rm victim.bin"}),
+    )]));
     mock.push(mock_llm::text(&["Changed three files."]));
     let (response, _) = agent.prompt(&session, "change three things").await;
     assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
     assert!(!cwd.join("victim.bin").exists());
-    assert_eq!(std::fs::read_to_string(cwd.join("existing.txt")).unwrap(), "alpha\r\ngamma\r\n");
+    assert_eq!(
+        std::fs::read_to_string(cwd.join("existing.txt")).unwrap(),
+        "alpha\r\ngamma\r\n"
+    );
     assert!(cwd.join("new.txt").exists());
 
     let (_, updates) = agent.prompt(&session, "/checkpoints").await;
     let listed = agent_text(&updates);
-    assert!(listed.contains("1. ") && listed.contains("change three things"), "{listed}");
+    assert!(
+        listed.contains("1. ") && listed.contains("change three things"),
+        "{listed}"
+    );
     assert!(listed.contains("3 file(s) changed"), "{listed}");
     assert!(!listed.contains("2. "), "{listed}");
 
     let (_, updates) = agent.prompt(&session, "/undo").await;
     let reply = agent_text(&updates);
-    assert!(reply.contains("change three things") && reply.contains("Restored 3 file(s)"), "{reply}");
+    assert!(
+        reply.contains("change three things") && reply.contains("Restored 3 file(s)"),
+        "{reply}"
+    );
     for line in ["removed new.txt", "restored existing.txt", "recreated victim.bin"] {
         assert!(reply.contains(line), "{line} in {reply}");
     }
@@ -121,7 +149,11 @@ async fn after_a_restart_and_load_undo_walks_back_turn_by_turn_through_the_edito
     let mut agent = AgentProcess::spawn(home.path(), &[]).await;
     agent.initialize().await;
     let session = agent.new_session(&cwd).await;
-    mock.push(mock_llm::tool_calls(&[("c1", "write_file", json!({"path": "a.txt", "content": "A1\n"}))]));
+    mock.push(mock_llm::tool_calls(&[(
+        "c1",
+        "write_file",
+        json!({"path": "a.txt", "content": "A1\n"}),
+    )]));
     mock.push(mock_llm::text(&["one"]));
     agent.prompt(&session, "turn one").await;
     mock.push(mock_llm::tool_calls(&[
@@ -139,7 +171,10 @@ async fn after_a_restart_and_load_undo_walks_back_turn_by_turn_through_the_edito
         .initialize_with(json!({"fs": {"readTextFile": true, "writeTextFile": true}, "terminal": false}))
         .await;
     let load = agent
-        .request("session/load", json!({"sessionId": session, "cwd": cwd, "mcpServers": []}))
+        .request(
+            "session/load",
+            json!({"sessionId": session, "cwd": cwd, "mcpServers": []}),
+        )
         .await;
     assert!(load.get("result").is_some(), "{load}");
     agent.notifications();
@@ -147,12 +182,18 @@ async fn after_a_restart_and_load_undo_walks_back_turn_by_turn_through_the_edito
     // Turn three changed no file: only the conversation goes back.
     let (_, updates) = agent.prompt(&session, "/undo").await;
     let reply = agent_text(&updates);
-    assert!(reply.contains("turn three") && reply.contains("changed no files"), "{reply}");
+    assert!(
+        reply.contains("turn three") && reply.contains("changed no files"),
+        "{reply}"
+    );
     assert_eq!(std::fs::read_to_string(cwd.join("a.txt")).unwrap(), "A2\n");
 
     let (_, updates) = agent.prompt(&session, "/undo").await;
     let reply = agent_text(&updates);
-    assert!(reply.contains("turn two") && reply.contains("Restored 2 file(s)"), "{reply}");
+    assert!(
+        reply.contains("turn two") && reply.contains("Restored 2 file(s)"),
+        "{reply}"
+    );
     assert_eq!(std::fs::read_to_string(cwd.join("a.txt")).unwrap(), "A1\n");
     assert!(!cwd.join("sub/b.txt").exists());
     // Text went back through the editor, so its open buffer follows.

@@ -317,7 +317,16 @@ mod tests {
     fn help_lists_every_command() {
         let text = help();
         assert!(text.starts_with("Available commands:\n\n  /help        Show available commands\n"));
-        for name in ["compact", "steer", "queue", "permissions", "model", "reset", "undo", "checkpoints"] {
+        for name in [
+            "compact",
+            "steer",
+            "queue",
+            "permissions",
+            "model",
+            "reset",
+            "undo",
+            "checkpoints",
+        ] {
             assert!(text.contains(&format!("  /{name} ")), "/help lists /{name}");
         }
         assert!(text.ends_with("Unrecognized /commands are sent to the model as normal messages."));

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use super::AcpState;
-use crate::session::{Session, UndoReport};
 use crate::session::checkpoints::ChangeKind;
+use crate::session::{Session, UndoReport};
 use crate::tools::FileSystem;
 
 pub(super) async fn undo(state: &AcpState, session: &Session, fs: Arc<dyn FileSystem>) -> String {
@@ -67,7 +67,11 @@ pub(super) async fn checkpoints(state: &AcpState, session: &Session) -> String {
             Some(n) => format!("{n} file(s) changed since"),
             None => "files changed: unknown".into(),
         };
-        out.push_str(&format!("\n  {}. {when} \u{2014} \u{201c}{}\u{201d} \u{2014} {files}", i + 1, checkpoint.prompt));
+        out.push_str(&format!(
+            "\n  {}. {when} \u{2014} \u{201c}{}\u{201d} \u{2014} {files}",
+            i + 1,
+            checkpoint.prompt
+        ));
     }
     out
 }

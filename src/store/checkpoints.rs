@@ -184,13 +184,22 @@ mod tests {
         ];
         store.append_messages("s", history).await.unwrap();
         let last = store.last_turn("s").await.unwrap().unwrap();
-        assert_eq!(last, TurnStart { seq: 2, prompt: "second".into() });
+        assert_eq!(
+            last,
+            TurnStart {
+                seq: 2,
+                prompt: "second".into()
+            }
+        );
         store.record_checkpoint("s", 0, "/w", "aaaa").await.unwrap();
         store.record_checkpoint("s", 2, "/w", "bbbb").await.unwrap();
         store.record_checkpoint("s", 2, "/w", "cccc").await.unwrap();
         let listed = store.checkpoints("s").await.unwrap();
         assert_eq!(listed.len(), 2);
-        assert_eq!((listed[0].commit_id.as_str(), listed[0].prompt.as_str()), ("bbbb", "second"));
+        assert_eq!(
+            (listed[0].commit_id.as_str(), listed[0].prompt.as_str()),
+            ("bbbb", "second")
+        );
         assert_eq!(listed[1].prompt, "first");
 
         assert_eq!(store.undo_turn("s", 2).await.unwrap(), 4);

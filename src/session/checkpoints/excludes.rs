@@ -71,10 +71,7 @@ pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
 
 /// Directory names the file count skips (the same folders `EXCLUDES` leaves out).
 fn skipped_dir(name: &str) -> bool {
-    EXCLUDES
-        .iter()
-        .filter_map(|e| e.strip_suffix('/'))
-        .any(|d| d == name)
+    EXCLUDES.iter().filter_map(|e| e.strip_suffix('/')).any(|d| d == name)
 }
 
 /// Why `cwd` cannot be snapshotted at all, if so: it is `/` or the home directory.

@@ -23,6 +23,9 @@ pub struct Restored {
     pub kind: ChangeKind,
 }
 
+/// Each changed file with its checkpoint content (`None` for files the turn created).
+type Plan = Vec<(Change, Option<Vec<u8>>)>;
+
 /// What the disk batch does for one file.
 enum DiskOp {
     Remove,
@@ -73,7 +76,7 @@ pub async fn restore(
 }
 
 /// The changes since `commit` with the checkpoint content of each file to write back.
-fn plan(home: &Path, cwd: &Path, commit: &str) -> Result<Vec<(Change, Option<Vec<u8>>)>, CheckpointError> {
+fn plan(home: &Path, cwd: &Path, commit: &str) -> Result<Plan, CheckpointError> {
     let shadow = Shadow::open(home, cwd)?;
     let tree = shadow.current_tree(commit)?;
     let changes: Vec<Change> = shadow
@@ -144,7 +147,10 @@ fn write(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
     if std::fs::symlink_metadata(target).is_ok_and(|m| m.is_dir()) {
         return Err(std::io::Error::other("a folder is in the way"));
     }
-    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let tmp = parent.join(format!(".{name}.hermes-undo-{}", std::process::id()));
     let permissions = std::fs::symlink_metadata(target)
         .ok()
@@ -184,7 +190,11 @@ fn restore_symlink(target: &Path, link: &[u8]) -> std::io::Result<()> {
 fn set_executable(path: &Path, executable: bool) -> std::io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(path)?.permissions().mode();
-    let wanted = if executable { mode | ((mode & 0o444) >> 2) } else { mode & !0o111 };
+    let wanted = if executable {
+        mode | ((mode & 0o444) >> 2)
+    } else {
+        mode & !0o111
+    };
     if wanted != mode {
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(wanted))?;
     }

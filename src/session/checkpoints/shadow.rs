@@ -169,7 +169,9 @@ impl Shadow {
             return Err(CheckpointError::TooManyFiles(MAX_FILES));
         }
         let candidates = match base {
-            Some(base) => self.git.run(&["diff-index", "--cached", "-z", "--name-only", "--no-renames", base])?,
+            Some(base) => self
+                .git
+                .run(&["diff-index", "--cached", "-z", "--name-only", "--no-renames", base])?,
             None => self.git.run(&["ls-files", "-z", "--cached"])?,
         };
         let candidates: Vec<String> = candidates
@@ -180,11 +182,15 @@ impl Shadow {
         let oversize: Vec<&String> = candidates
             .iter()
             .filter(|p| {
-                std::fs::symlink_metadata(self.git.work_tree.join(p)).is_ok_and(|m| m.is_file() && m.len() > MAX_FILE_BYTES)
+                std::fs::symlink_metadata(self.git.work_tree.join(p))
+                    .is_ok_and(|m| m.is_file() && m.len() > MAX_FILE_BYTES)
             })
             .collect();
         for chunk in oversize.chunks(200) {
-            tracing::debug!(count = chunk.len(), "leaving files over the size cap out of the checkpoint");
+            tracing::debug!(
+                count = chunk.len(),
+                "leaving files over the size cap out of the checkpoint"
+            );
             let mut args = vec!["rm", "--cached", "--quiet", "--ignore-unmatch", "--"];
             args.extend(chunk.iter().map(|p| p.as_str()));
             self.git.run(&args)?;

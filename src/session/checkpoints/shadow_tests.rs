@@ -18,8 +18,15 @@ fn the_shadow_lives_under_hermes_home_keyed_by_the_folder() {
     assert!(dir.starts_with(home.path().join("checkpoints")));
     assert_eq!(dir.file_name().unwrap().len(), 16);
     assert!(dir.join("HEAD").is_file());
-    assert_eq!(std::fs::read(dir.join("HERMES_WORKDIR")).unwrap(), root.as_os_str().as_encoded_bytes());
-    assert!(std::fs::read_to_string(dir.join("info/exclude")).unwrap().contains("node_modules/"));
+    assert_eq!(
+        std::fs::read(dir.join("HERMES_WORKDIR")).unwrap(),
+        root.as_os_str().as_encoded_bytes()
+    );
+    assert!(
+        std::fs::read_to_string(dir.join("info/exclude"))
+            .unwrap()
+            .contains("node_modules/")
+    );
     assert_eq!(shadow.work_tree(), root);
     // Nothing appears in the project.
     assert_eq!(std::fs::read_dir(&root).unwrap().count(), 0);
@@ -90,11 +97,21 @@ fn excluded_ignored_and_oversize_files_stay_out_and_the_project_git_is_untouched
     let commit = shadow.snapshot("one").unwrap();
     let out = shadow.git.run(&["ls-tree", "-r", "--name-only", &commit]).unwrap();
     let names = String::from_utf8(out).unwrap();
-    assert_eq!(names.lines().collect::<Vec<_>>(), [".gitattributes", ".gitignore", "src/a.txt"]);
+    assert_eq!(
+        names.lines().collect::<Vec<_>>(),
+        [".gitattributes", ".gitignore", "src/a.txt"]
+    );
     // Stored as on disk despite the project's eol=crlf attribute.
-    let blob = shadow.git.run(&["cat-file", "blob", &format!("{commit}:src/a.txt")]).unwrap();
+    let blob = shadow
+        .git
+        .run(&["cat-file", "blob", &format!("{commit}:src/a.txt")])
+        .unwrap();
     assert_eq!(blob, b"x\n");
-    assert_eq!(snapshot_of(&root.join(".git")), before, "the project's .git is not touched");
+    assert_eq!(
+        snapshot_of(&root.join(".git")),
+        before,
+        "the project's .git is not touched"
+    );
 }
 
 /// Every file under `dir` with its bytes.
@@ -114,7 +131,10 @@ fn a_missing_git_and_a_failing_call_are_told_apart() {
     use super::super::git::GitError;
     let mut git = Git::new(PathBuf::from("/nonexistent"), PathBuf::from("/"));
     let err = git.run(&["rev-parse", "HEAD"]).unwrap_err();
-    assert!(matches!(err, GitError::Failed { ref stderr, .. } if !stderr.is_empty()), "{err}");
+    assert!(
+        matches!(err, GitError::Failed { ref stderr, .. } if !stderr.is_empty()),
+        "{err}"
+    );
     git.program = PathBuf::from("/nonexistent/bin/git");
     let err = git.run(&["--version"]).unwrap_err();
     assert!(matches!(err, GitError::Missing), "{err}");
@@ -124,5 +144,8 @@ fn a_missing_git_and_a_failing_call_are_told_apart() {
 #[test]
 fn the_root_and_home_are_refused() {
     let home = tempfile::tempdir().unwrap();
-    assert!(matches!(Shadow::open(home.path(), Path::new("/")), Err(CheckpointError::TooBroad(_))));
+    assert!(matches!(
+        Shadow::open(home.path(), Path::new("/")),
+        Err(CheckpointError::TooBroad(_))
+    ));
 }

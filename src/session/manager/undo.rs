@@ -27,7 +27,10 @@ pub enum UndoReport {
         restored: Vec<Restored>,
     },
     /// Some files could not be put back; the turn stays in the conversation (run it again).
-    Partial { restored: Vec<Restored>, failures: Vec<String> },
+    Partial {
+        restored: Vec<Restored>,
+        failures: Vec<String>,
+    },
 }
 
 /// One line of `/checkpoints`.
@@ -105,14 +108,19 @@ impl SessionManager {
         let counts = tokio::task::spawn_blocking(move || {
             let mut counts = Vec::with_capacity(rows_for_counts.len());
             for (i, row) in rows_for_counts.iter().enumerate() {
-                let newer = i.checked_sub(1).map(|j| &rows_for_counts[j]).filter(|n| n.cwd == row.cwd);
-                let count = Shadow::open(&home, std::path::Path::new(&row.cwd)).ok().and_then(|shadow| {
-                    let to = match newer {
-                        Some(n) => n.commit_id.clone(),
-                        None => shadow.current_tree(&row.commit_id).ok()?,
-                    };
-                    shadow.count_changes(&row.commit_id, &to).ok()
-                });
+                let newer = i
+                    .checked_sub(1)
+                    .map(|j| &rows_for_counts[j])
+                    .filter(|n| n.cwd == row.cwd);
+                let count = Shadow::open(&home, std::path::Path::new(&row.cwd))
+                    .ok()
+                    .and_then(|shadow| {
+                        let to = match newer {
+                            Some(n) => n.commit_id.clone(),
+                            None => shadow.current_tree(&row.commit_id).ok()?,
+                        };
+                        shadow.count_changes(&row.commit_id, &to).ok()
+                    });
                 counts.push(count);
             }
             counts
