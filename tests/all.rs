@@ -69,6 +69,9 @@ mod tool_loop;
 /// One owner per prompt: cancels never lost, exact `$/cancel_request`, ordered settings,
 /// editor terminals killed and released on cancel.
 mod turns;
+/// `/undo` and `/checkpoints`: files byte-identical, the turn gone from the next request, after
+/// a restart too.
+mod undo;
 /// `vision_analyze`: both wire formats, the session model, refused URLs, when it is offered.
 mod vision;
 /// The web tools against mocked backends and pages: results, cards, failures, offering, guard.

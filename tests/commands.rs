@@ -36,6 +36,8 @@ async fn every_working_command_is_advertised_and_in_help() {
             "steer",
             "queue",
             "permissions",
+            "undo",
+            "checkpoints",
             "version"
         ]
     );

@@ -14,7 +14,11 @@ use super::state::AcpState;
 use crate::agent::Sink;
 use crate::session::Session;
 use crate::text::thousands;
+use crate::tools::FileSystem;
 use crate::transcript::Role;
+
+#[path = "commands_undo.rs"]
+mod undo;
 
 struct Command {
     name: &'static str,
@@ -79,6 +83,18 @@ const COMMANDS: &[Command] = &[
         hint: Some("revoke <number>"),
     },
     Command {
+        name: "undo",
+        advertised: "Undo the last turn: restore the files it changed and drop it from the conversation",
+        help: "Undo the last turn (files and conversation)",
+        hint: None,
+    },
+    Command {
+        name: "checkpoints",
+        advertised: "List the checkpoints /undo can go back to",
+        help: "List undo checkpoints",
+        hint: None,
+    },
+    Command {
         name: "version",
         advertised: "Show Hermes version",
         help: "Show Hermes version",
@@ -117,6 +133,7 @@ pub async fn handle(
     sink: Sink,
     text: &str,
     cancel: &CancellationToken,
+    fs: Arc<dyn FileSystem>,
 ) -> Option<Outcome> {
     let rest = text.strip_prefix('/')?;
     let name = rest.split_whitespace().next()?.to_ascii_lowercase();
@@ -124,6 +141,8 @@ pub async fn handle(
     match name.as_str() {
         "steer" => Some(steer(session, state.manager.is_running(&session.id), args)),
         "queue" => Some(Outcome::Reply(queue(session, args))),
+        "undo" => Some(Outcome::Reply(undo::undo(state, session, fs).await)),
+        "checkpoints" => Some(Outcome::Reply(undo::checkpoints(state, session).await)),
         "compact" => Some(Outcome::Reply(
             match (state.manager)
                 .compact_now(session, sink, cancel, Some(args).filter(|a| !a.is_empty()))
@@ -298,7 +317,16 @@ mod tests {
     fn help_lists_every_command() {
         let text = help();
         assert!(text.starts_with("Available commands:\n\n  /help        Show available commands\n"));
-        for name in ["compact", "steer", "queue", "permissions", "model", "reset"] {
+        for name in [
+            "compact",
+            "steer",
+            "queue",
+            "permissions",
+            "model",
+            "reset",
+            "undo",
+            "checkpoints",
+        ] {
             assert!(text.contains(&format!("  /{name} ")), "/help lists /{name}");
         }
         assert!(text.ends_with("Unrecognized /commands are sent to the model as normal messages."));

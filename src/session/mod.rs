@@ -2,6 +2,7 @@
 //! over live `Session`s and the store. It knows nothing about ACP; the protocol layer calls it.
 
 pub mod catalog;
+pub mod checkpoints;
 mod live;
 mod manager;
 pub mod modes;
@@ -9,5 +10,5 @@ mod turns;
 
 pub use catalog::ModelCatalog;
 pub use live::{Session, SessionSettings};
-pub use manager::{SessionError, SessionManager, SessionSummary, TurnSeams};
+pub use manager::{CheckpointInfo, SessionError, SessionManager, SessionSummary, TurnSeams, UndoReport};
 pub use turns::{TurnTicket, Turns};

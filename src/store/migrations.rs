@@ -64,6 +64,21 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (workspace, command)
     );
     "#,
+    // 4: `/undo`. Messages of an undone turn stay stored, marked `undone` (and inactive, so the
+    // live conversation no longer holds them); each checkpoint maps a turn (the seq of its
+    // prompt) to the shadow-repository commit taken before its first change.
+    r#"
+    ALTER TABLE messages ADD COLUMN undone INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE checkpoints (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        turn_seq INTEGER NOT NULL,
+        cwd TEXT NOT NULL,
+        commit_id TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        undone INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (session_id, turn_seq)
+    );
+    "#,
 ];
 
 /// Brings the database up to date, one transaction per migration.

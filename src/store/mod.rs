@@ -3,6 +3,7 @@
 //! `Store::call`, which runs the closure on tokio's blocking pool so SQLite never stalls the
 //! protocol loop or another session.
 
+mod checkpoints;
 mod compaction;
 pub mod hermes;
 mod listing;
@@ -18,6 +19,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use rusqlite::Connection;
 
+pub use checkpoints::{CheckpointRow, TurnStart};
 pub use compaction::HistoryRow;
 pub use permissions::PermissionRule;
 pub use rows::{SessionPatch, SessionPreferences, SessionRecord, SessionsPage};

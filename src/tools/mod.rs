@@ -5,6 +5,7 @@
 pub mod approval;
 pub mod approver;
 pub mod args;
+pub mod checkpoint;
 pub mod clarify;
 pub mod delegate;
 pub mod describe;

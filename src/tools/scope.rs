@@ -27,6 +27,8 @@ pub struct SessionScope {
     pub model: Option<SessionModel>,
     /// Runs `delegate_task`'s children (the agent layer); `None` where no turn loop exists.
     pub delegator: Option<Arc<dyn super::delegate::Delegator>>,
+    /// Snapshots the session folder before the turn's first change (`/undo`); per turn.
+    pub checkpoints: Arc<dyn super::checkpoint::Checkpoints>,
 }
 
 /// A session's provider and model as a tool sees them (`vision_analyze` asks it about an image
@@ -54,6 +56,7 @@ impl SessionScope {
             clarifier: Arc::new(super::clarify::NoClarifier),
             model: None,
             delegator: None,
+            checkpoints: Arc::new(super::checkpoint::NoCheckpoints),
         }
     }
 }

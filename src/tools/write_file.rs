@@ -84,6 +84,7 @@ impl WriteFileTool {
         }
 
         let bytes_written = final_text.len();
+        ctx.session.checkpoints.before_change().await;
         if let Err(e) = file_io::write_text(ctx, &path, final_text).await {
             return write_error(&path, format!("Failed to write file: {e}"));
         }

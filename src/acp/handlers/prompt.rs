@@ -128,8 +128,12 @@ async fn run(
         state.supports_compaction(),
         describers(&session),
     ));
+    let seams = seams(state, cx, &session, &sink, ticket.token());
     let command = match convert::plain_text(&req.prompt) {
-        Some(text) => commands::handle(state, &session, sink.clone() as Sink, &text, ticket.token()).await,
+        Some(text) => {
+            let (sink, fs) = (sink.clone() as Sink, seams.fs.clone());
+            commands::handle(state, &session, sink, &text, ticket.token(), fs).await
+        }
         None => None,
     };
     let first = match command {
@@ -146,7 +150,6 @@ async fn run(
     if let Some(notice) = state.manager.sandbox_notice_once() {
         agent::EventSink::emit(sink.as_ref(), agent::AgentEvent::Notice(notice));
     }
-    let seams = seams(state, cx, &session, &sink, ticket.token());
     let mut total = crate::transcript::Usage::default();
     let mut stop = StopReason::EndTurn;
     let mut context_tokens = None;

@@ -13,9 +13,11 @@ mod mcp;
 mod operations;
 mod prompt;
 mod records;
+mod undo;
 
 pub use records::title_from;
 use records::{check_cwd, record_for};
+pub use undo::{CheckpointInfo, UndoReport};
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -76,6 +76,7 @@ impl SessionManager {
             settings.model.clone(),
             seams.subagents,
         ));
+        let checkpoints = self.turn_checkpoint(session, settings.cwd.clone(), seams.events.clone());
         let scope = SessionScope {
             session_id: session.id.clone(),
             workspace: session.workspace.clone(),
@@ -91,6 +92,7 @@ impl SessionManager {
                 api_mode: provider_settings.api_mode,
             }),
             delegator: Some(delegation.clone()),
+            checkpoints,
         };
         let turn = TurnScope {
             provider: provider.clone(),

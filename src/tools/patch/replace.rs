@@ -66,6 +66,7 @@ pub(super) async fn run(tool: &PatchTool, ctx: &ToolContext, args: &Value, raw_p
         return tool_error(e);
     }
     let final_text = file_io::preserve_conventions(Some(&template), new_content.as_str());
+    ctx.session.checkpoints.before_change().await;
     match file_io::write_text(ctx, &path, final_text).await {
         Err(e) => return patch_error(format!("Failed to write changes: Failed to write file: {e}")),
         // The atomic disk write either landed whole or failed; an editor may have done otherwise.

@@ -265,6 +265,7 @@ async fn approve(
 ) -> Result<Option<String>, ToolOutput> {
     let assessment = permission::assess_command(ctx, command, cwd);
     tracing::debug!(risk = ?assessment.risk, programs = ?assessment.programs, "command analysed");
+    let (read_only, write_targets) = (assessment.read_only, assessment.write_targets.clone());
     let (project, temp) = permission::project_roots(ctx);
     // The editor's terminal runs foreground commands outside anything we could confine; there,
     // and where Landlock is missing or turned off, the analysis alone decides.
@@ -280,9 +281,16 @@ async fn approve(
         project,
         temp,
     };
-    permission::gate_command(ctx, effect)
+    let approved = permission::gate_command(ctx, effect)
         .await
-        .map_err(|blocked| error_result(command, blocked.0, "blocked"))
+        .map_err(|blocked| error_result(command, blocked.0, "blocked"))?;
+    // Snapshot for `/undo` before anything runs, unless the analysis proved the command only
+    // reads or it can touch nothing inside the session folder.
+    let root = ctx.session.workspace.root();
+    if !read_only && (cwd.starts_with(&root) || write_targets.iter().any(|t| t.starts_with(&root))) {
+        ctx.session.checkpoints.before_change().await;
+    }
+    Ok(approved)
 }
 
 /// `{"output":"","exit_code":-1,"error":…,"status":…}`: the command did not run.

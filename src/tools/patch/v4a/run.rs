@@ -141,6 +141,7 @@ fn denied_targets(guard: &GuardEnv, ops: &[Operation], ctx: &ToolContext) -> Vec
 
 /// Writes and deletes every edit in order; on a failure restores what was already done.
 async fn apply(ctx: &ToolContext, edits: &[FileEdit]) -> Result<(), String> {
+    ctx.session.checkpoints.before_change().await;
     // Permission bits of move sources, read before the sources disappear.
     let sources: Vec<PathBuf> = edits.iter().filter_map(|e| e.mode_from.clone()).collect();
     let modes: HashMap<PathBuf, std::fs::Permissions> = file_io::blocking(move || {
