@@ -9,8 +9,9 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+
+use super::mock_llm::{read_request, respond};
 
 /// One scripted answer to a messages request.
 #[derive(Debug, Clone)]
@@ -133,12 +134,12 @@ impl MockAnthropic {
         };
         let reply = match reply {
             Ok(reply) => reply,
-            Err((status, body)) => return respond(&mut socket, status, "application/json", &body, None).await,
+            Err((status, body)) => return respond(&mut socket, status, "application/json", &[], &body).await,
         };
         match reply {
             None => {
                 let error = error_body("api_error", "mock script is empty");
-                respond(&mut socket, 500, "application/json", &error, None).await
+                respond(&mut socket, 500, "application/json", &[], &error).await
             }
             Some(Reply::Status {
                 status,
@@ -146,65 +147,35 @@ impl MockAnthropic {
                 retry_after,
             }) => {
                 let error = error_body(&kind, &format!("mock {kind} ({status})"));
-                respond(&mut socket, status, "application/json", &error, retry_after.as_deref()).await
+                respond(
+                    &mut socket,
+                    status,
+                    "application/json",
+                    &retry_header(retry_after.as_deref()),
+                    &error,
+                )
+                .await
             }
             Some(Reply::Stream(events)) => {
                 let text: String = events
                     .iter()
                     .map(|(name, data)| format!("event: {name}\ndata: {data}\n\n"))
                     .collect();
-                respond(&mut socket, 200, "text/event-stream", &text, None).await
+                respond(&mut socket, 200, "text/event-stream", &[], &text).await
             }
         }
     }
 }
 
+fn retry_header(retry_after: Option<&str>) -> Vec<(&'static str, String)> {
+    retry_after
+        .map(|r| ("Retry-After", r.to_string()))
+        .into_iter()
+        .collect()
+}
+
 fn error_body(kind: &str, message: &str) -> String {
     json!({"type": "error", "error": {"type": kind, "message": message}}).to_string()
-}
-
-async fn read_request(socket: &mut TcpStream) -> Option<(String, Vec<u8>)> {
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 8192];
-    let header_end = loop {
-        let n = socket.read(&mut chunk).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        buf.extend_from_slice(&chunk[..n]);
-        if let Some(pos) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            break pos + 4;
-        }
-    };
-    let head = String::from_utf8_lossy(&buf[..header_end]).to_string();
-    let length = head
-        .lines()
-        .find_map(|l| {
-            l.to_ascii_lowercase()
-                .strip_prefix("content-length:")
-                .map(|v| v.trim().parse::<usize>().unwrap_or(0))
-        })
-        .unwrap_or(0);
-    let mut body = buf[header_end..].to_vec();
-    while body.len() < length {
-        let n = socket.read(&mut chunk).await.ok()?;
-        if n == 0 {
-            break;
-        }
-        body.extend_from_slice(&chunk[..n]);
-    }
-    Some((head, body))
-}
-
-async fn respond(socket: &mut TcpStream, status: u16, content_type: &str, body: &str, retry_after: Option<&str>) {
-    let retry = retry_after.map(|r| format!("Retry-After: {r}\r\n")).unwrap_or_default();
-    let head = format!(
-        "HTTP/1.1 {status} X\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n{retry}Connection: close\r\n\r\n",
-        body.len()
-    );
-    let _ = socket.write_all(head.as_bytes()).await;
-    let _ = socket.write_all(body.as_bytes()).await;
-    let _ = socket.shutdown().await;
 }
 
 // ---- reply builders -------------------------------------------------------------------------

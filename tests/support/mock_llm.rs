@@ -237,7 +237,9 @@ impl MockLlm {
     }
 }
 
-async fn read_request(socket: &mut TcpStream) -> Option<(String, Vec<u8>)> {
+/// Reads one HTTP request: its head (request line and headers) and its body, by
+/// Content-Length. Shared by every mock in `tests/support/`.
+pub async fn read_request(socket: &mut TcpStream) -> Option<(String, Vec<u8>)> {
     let mut buf = Vec::new();
     let mut chunk = [0u8; 8192];
     let header_end = loop {
@@ -270,15 +272,25 @@ async fn read_request(socket: &mut TcpStream) -> Option<(String, Vec<u8>)> {
     Some((head, body))
 }
 
-async fn respond_json(socket: &mut TcpStream, status: u16, body: &Value, retry_after: Option<&str>) {
-    let text = body.to_string();
-    let retry = retry_after.map(|r| format!("Retry-After: {r}\r\n")).unwrap_or_default();
+/// Answers with a JSON body (and a Retry-After when given), then closes.
+pub async fn respond_json(socket: &mut TcpStream, status: u16, body: &Value, retry_after: Option<&str>) {
+    let extra: Vec<(&str, String)> = retry_after
+        .map(|r| ("Retry-After", r.to_string()))
+        .into_iter()
+        .collect();
+    respond(socket, status, "application/json", &extra, &body.to_string()).await;
+}
+
+/// Answers with `body` of `content_type` plus `extra` headers, then closes. Shared by every
+/// mock in `tests/support/`.
+pub async fn respond(socket: &mut TcpStream, status: u16, content_type: &str, extra: &[(&str, String)], body: &str) {
+    let extra: String = extra.iter().map(|(k, v)| format!("{k}: {v}\r\n")).collect();
     let head = format!(
-        "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{retry}Connection: close\r\n\r\n",
-        text.len()
+        "HTTP/1.1 {status} X\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n{extra}Connection: close\r\n\r\n",
+        body.len()
     );
     let _ = socket.write_all(head.as_bytes()).await;
-    let _ = socket.write_all(text.as_bytes()).await;
+    let _ = socket.write_all(body.as_bytes()).await;
     let _ = socket.shutdown().await;
 }
 

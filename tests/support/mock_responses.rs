@@ -11,9 +11,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Notify;
+
+use super::mock_llm::{read_request, respond_json};
 
 /// One scripted answer to a `POST /responses`.
 #[derive(Debug, Clone)]
@@ -186,51 +188,6 @@ impl MockResponses {
 
 fn error_body(message: &str) -> Value {
     json!({"error": {"message": message, "type": "mock_error", "code": null}})
-}
-
-async fn read_request(socket: &mut TcpStream) -> Option<(String, Vec<u8>)> {
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 8192];
-    let header_end = loop {
-        let n = socket.read(&mut chunk).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        buf.extend_from_slice(&chunk[..n]);
-        if let Some(pos) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            break pos + 4;
-        }
-    };
-    let head = String::from_utf8_lossy(&buf[..header_end]).to_string();
-    let length = head
-        .lines()
-        .find_map(|l| {
-            l.to_ascii_lowercase()
-                .strip_prefix("content-length:")
-                .map(|v| v.trim().parse::<usize>().unwrap_or(0))
-        })
-        .unwrap_or(0);
-    let mut body = buf[header_end..].to_vec();
-    while body.len() < length {
-        let n = socket.read(&mut chunk).await.ok()?;
-        if n == 0 {
-            break;
-        }
-        body.extend_from_slice(&chunk[..n]);
-    }
-    Some((head, body))
-}
-
-async fn respond_json(socket: &mut TcpStream, status: u16, body: &Value, retry_after: Option<&str>) {
-    let text = body.to_string();
-    let retry = retry_after.map(|r| format!("Retry-After: {r}\r\n")).unwrap_or_default();
-    let head = format!(
-        "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{retry}Connection: close\r\n\r\n",
-        text.len()
-    );
-    let _ = socket.write_all(head.as_bytes()).await;
-    let _ = socket.write_all(text.as_bytes()).await;
-    let _ = socket.shutdown().await;
 }
 
 // ---- reply builders -------------------------------------------------------------------------

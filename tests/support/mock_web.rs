@@ -10,8 +10,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+
+use super::mock_llm::respond;
 
 /// One request the mock received.
 #[derive(Debug, Clone)]
@@ -190,20 +191,9 @@ pub fn parallel_search() -> Value {
     ]})
 }
 
+/// One request as the web mocks record it: method, target, headers, JSON body.
 async fn read_request(socket: &mut TcpStream) -> Option<Seen> {
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 8192];
-    let header_end = loop {
-        let n = socket.read(&mut chunk).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        buf.extend_from_slice(&chunk[..n]);
-        if let Some(pos) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            break pos + 4;
-        }
-    };
-    let head = String::from_utf8_lossy(&buf[..header_end]).to_string();
+    let (head, body) = super::mock_llm::read_request(socket).await?;
     let mut lines = head.lines();
     let mut first = lines.next().unwrap_or_default().split_whitespace();
     let method = first.next().unwrap_or_default().to_string();
@@ -212,30 +202,10 @@ async fn read_request(socket: &mut TcpStream) -> Option<Seen> {
         .filter_map(|l| l.split_once(':'))
         .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
         .collect();
-    let length: usize = headers.get("content-length").and_then(|v| v.parse().ok()).unwrap_or(0);
-    let mut body = buf[header_end..].to_vec();
-    while body.len() < length {
-        let n = socket.read(&mut chunk).await.ok()?;
-        if n == 0 {
-            break;
-        }
-        body.extend_from_slice(&chunk[..n]);
-    }
     Some(Seen {
         method,
         target,
         headers,
         body: serde_json::from_slice(&body).unwrap_or(Value::Null),
     })
-}
-
-async fn respond(socket: &mut TcpStream, status: u16, kind: &str, extra: &[(&str, String)], body: &str) {
-    let extra: String = extra.iter().map(|(k, v)| format!("{k}: {v}\r\n")).collect();
-    let head = format!(
-        "HTTP/1.1 {status} X\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n{extra}Connection: close\r\n\r\n",
-        body.len()
-    );
-    let _ = socket.write_all(head.as_bytes()).await;
-    let _ = socket.write_all(body.as_bytes()).await;
-    let _ = socket.shutdown().await;
 }
