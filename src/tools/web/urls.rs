@@ -97,25 +97,7 @@ fn sensitive_param(url: &str) -> Option<String> {
 
 /// `%xx` escapes decoded (invalid ones kept), so `%73k-…` is seen as `sk-…`.
 fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        if bytes[i] == b'%'
-            && let (Some(h), Some(l)) = (
-                bytes.get(i + 1).and_then(|b| hex(*b)),
-                bytes.get(i + 2).and_then(|b| hex(*b)),
-            )
-        {
-            out.push((h * 16 + l) as u8);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    percent_encoding::percent_decode_str(text).decode_utf8_lossy().into_owned()
 }
 
 /// Whether a page may be handed to a backend: an http(s) URL whose host is not blocked and,
