@@ -63,16 +63,6 @@ impl HermesSessions {
         }
     }
 
-    fn stamp(&self) -> Stamp {
-        let of = |path: &Path| {
-            let meta = std::fs::metadata(path).ok()?;
-            Some((meta.len(), meta.modified().ok()?))
-        };
-        let mut wal = self.path.clone().into_os_string();
-        wal.push("-wal");
-        [of(&self.path), of(Path::new(&wal))]
-    }
-
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -80,24 +70,25 @@ impl HermesSessions {
     /// The ACP sessions Hermes saved that have messages, newest first (at most `MAX_LISTED`).
     /// Empty when there is no `state.db` or it cannot be read (logged).
     pub async fn list(&self) -> Vec<HermesSession> {
-        let stamp = self.stamp();
-        if stamp[0].is_none() {
-            return Vec::new();
-        }
-        if let Some((seen, sessions)) = lock(&self.listed).as_ref()
-            && *seen == stamp
-        {
-            return sessions.clone();
-        }
-        let path = self.path.clone();
-        let sessions = blocking(move || {
-            let conn = open(&path)?;
-            list_sessions(&conn)
+        let (path, listed) = (self.path.clone(), self.listed.clone());
+        // The file checks run on the blocking pool too: nothing here touches the disk on an
+        // async thread.
+        blocking(move || {
+            let stamp = stamp(&path);
+            if stamp[0].is_none() {
+                return Ok(Vec::new());
+            }
+            if let Some((seen, sessions)) = lock(&listed).as_ref()
+                && *seen == stamp
+            {
+                return Ok(sessions.clone());
+            }
+            let sessions = list_sessions(&open(&path)?)?;
+            *lock(&listed) = Some((stamp, sessions.clone()));
+            Ok(sessions)
         })
         .await
-        .unwrap_or_default();
-        *lock(&self.listed) = Some((stamp, sessions.clone()));
-        sessions
+        .unwrap_or_default()
     }
 
     /// One ACP session Hermes saved and its active messages as our messages; `None` when it is
@@ -115,6 +106,17 @@ impl HermesSessions {
         .await
         .flatten()
     }
+}
+
+/// The size and time of the database and its WAL (`None` for a missing file).
+fn stamp(path: &Path) -> Stamp {
+    let of = |path: &Path| {
+        let meta = std::fs::metadata(path).ok()?;
+        Some((meta.len(), meta.modified().ok()?))
+    };
+    let mut wal = path.to_path_buf().into_os_string();
+    wal.push("-wal");
+    [of(path), of(Path::new(&wal))]
 }
 
 /// Runs a read on the blocking pool; a failure is logged and becomes `None`.

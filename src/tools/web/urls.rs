@@ -97,7 +97,9 @@ fn sensitive_param(url: &str) -> Option<String> {
 
 /// `%xx` escapes decoded (invalid ones kept), so `%73k-…` is seen as `sk-…`.
 fn percent_decode(text: &str) -> String {
-    percent_encoding::percent_decode_str(text).decode_utf8_lossy().into_owned()
+    percent_encoding::percent_decode_str(text)
+        .decode_utf8_lossy()
+        .into_owned()
 }
 
 /// Whether a page may be handed to a backend: an http(s) URL whose host is not blocked and,
