@@ -117,6 +117,15 @@ mod tests {
     }
 
     #[test]
+    fn a_page_nested_past_the_parser_bound_is_read_as_text() {
+        let deep = format!(
+            "<h1>Top</h1>{}<p>deep &amp; down</p>",
+            "<div>".repeat(super::super::prescan::MAX_OPEN + 1)
+        );
+        assert_eq!(convert(&deep), (None, "Top deep & down".to_string()));
+    }
+
+    #[test]
     fn a_page_without_title_has_none() {
         assert_eq!(convert("<p>hi</p>"), (None, "hi".to_string()));
         assert_eq!(convert("<title> </title><p>hi</p>").0, None);
