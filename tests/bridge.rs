@@ -185,14 +185,7 @@ async fn allow_for_session_then_always_allow_survives_a_restart_and_is_revocable
 async fn an_unanswered_permission_times_out_and_says_so() {
     let mock = MockLlm::start().await;
     let home = TestHome::new(&mock.url());
-    std::fs::write(
-        home.path().join("config.yaml"),
-        format!(
-            "model:\n  provider: custom\n  base_url: {}\n  default: mock-model\napprovals:\n  timeout: 0.5\n",
-            mock.url()
-        ),
-    )
-    .unwrap();
+    home.add_config("approvals:\n  timeout: 0.5\n");
     let mut agent = AgentProcess::spawn(home.path(), &[]).await;
     agent.initialize().await;
     let session = agent.new_session(&home.cwd()).await;

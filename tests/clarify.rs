@@ -195,14 +195,7 @@ async fn cancelling_the_turn_withdraws_the_open_form() {
 async fn an_unanswered_form_times_out_like_hermes() {
     let mock = MockLlm::start().await;
     let home = TestHome::new(&mock.url());
-    std::fs::write(
-        home.path().join("config.yaml"),
-        format!(
-            "model:\n  provider: custom\n  base_url: {}\n  default: mock-model\napprovals:\n  timeout: 0.5\n",
-            mock.url()
-        ),
-    )
-    .unwrap();
+    home.add_config("approvals:\n  timeout: 0.5\n");
     let (mut agent, session) = started(&home, with_forms()).await;
     agent.elicitation_policy = ElicitationPolicy::Ignore;
     ask(&mock, Some(&["staging", "prod"]));

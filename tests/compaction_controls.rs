@@ -8,12 +8,9 @@ use serde_json::{Value, json};
 use crate::support::mock_llm::{self, MockLlm};
 use crate::support::{AgentProcess, TestHome, agent_text};
 
-fn write_config(home: &TestHome, mock: &MockLlm) {
-    let text = format!(
-        "model:\n  provider: custom\n  base_url: {}\n  default: mock-model\ncompression:\n  threshold_tokens: 2000\n  protect_last_n: 4\n",
-        mock.url()
-    );
-    std::fs::write(home.path().join("config.yaml"), text).unwrap();
+/// A low threshold, so a few exchanges cross it.
+fn write_config(home: &TestHome) {
+    home.add_config("compression:\n  threshold_tokens: 2000\n  protect_last_n: 4\n");
 }
 
 /// Five exchanges with long answers; the last reports a prompt far over the threshold.
@@ -47,7 +44,7 @@ fn summary_prompt(request: &Value) -> String {
 async fn compact_with_instructions_puts_them_in_the_summary_request() {
     let mock = MockLlm::start().await;
     let home = TestHome::new(&mock.url());
-    write_config(&home, &mock);
+    write_config(&home);
     let mut agent = AgentProcess::spawn(home.path(), &[]).await;
     agent.initialize().await;
     let session = agent.new_session(&home.cwd()).await;
@@ -95,7 +92,7 @@ async fn compact_with_instructions_puts_them_in_the_summary_request() {
 async fn auto_compact_off_stops_automatic_compaction_and_survives_a_restart() {
     let mock = MockLlm::start().await;
     let home = TestHome::new(&mock.url());
-    write_config(&home, &mock);
+    write_config(&home);
     let mut agent = AgentProcess::spawn(home.path(), &[]).await;
     agent.initialize().await;
     let created = agent

@@ -263,14 +263,7 @@ async fn cancel_while_a_command_runs_kills_it_and_closes_the_card() {
 async fn the_iteration_budget_ends_with_a_summary_and_max_turn_requests() {
     let mock = MockLlm::start().await;
     let home = TestHome::new(&mock.url());
-    std::fs::write(
-        home.path().join("config.yaml"),
-        format!(
-            "model:\n  provider: custom\n  base_url: {}\n  default: mock-model\nagent:\n  max_turns: 2\n",
-            mock.url()
-        ),
-    )
-    .unwrap();
+    home.add_config("agent:\n  max_turns: 2\n");
     mock.push(mock_llm::tool_calls(&[(
         "c1",
         "todo",

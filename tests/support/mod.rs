@@ -41,6 +41,14 @@ impl TestHome {
         }
     }
 
+    /// Adds top-level `config.yaml` sections (YAML text) after the mock's model block.
+    pub fn add_config(&self, yaml: &str) {
+        let path = self.home.path().join("config.yaml");
+        let mut text = std::fs::read_to_string(&path).unwrap_or_default();
+        text.push_str(yaml);
+        std::fs::write(path, text).unwrap();
+    }
+
     /// A home with no provider configured at all.
     pub fn unconfigured() -> TestHome {
         TestHome {
