@@ -138,8 +138,24 @@ async fn finish_backend_page(
         doc.error = Some(urls::BLOCKED_PRIVATE.to_string());
         return;
     }
-    let clean = truncate::base64_images_to_placeholders(&doc.content);
-    let fitted = crate::net::page::fit_to_limit(&clean, &doc.url, limit, cache_dir);
+    // Scanning and saving a page of megabytes is blocking work: off the async threads.
+    let (content, url, dir) = (
+        std::mem::take(&mut doc.content),
+        doc.url.clone(),
+        cache_dir.to_path_buf(),
+    );
+    let fitted = tokio::task::spawn_blocking(move || {
+        let clean = truncate::base64_images_to_placeholders(&content);
+        crate::net::page::fit_to_limit(&clean, &url, limit, &dir)
+    })
+    .await;
+    let fitted = match fitted {
+        Ok(fitted) => fitted,
+        Err(e) => {
+            doc.error = Some(format!("preparing the page failed: {e}"));
+            return;
+        }
+    };
     if fitted.saved_to.is_some() {
         tracing::info!(url = %doc.url, from = fitted.full_chars, "web page cut to head and tail");
     }
