@@ -112,7 +112,10 @@ fn rates(entry: &Value, path: &str) -> Option<Pricing> {
     let optional = |keys| match rate(keys) {
         Some(Some(value)) => Some(value),
         Some(None) => {
-            tracing::warn!(path, "a cache rate is not a non-negative number; the input rate applies");
+            tracing::warn!(
+                path,
+                "a cache rate is not a non-negative number; the input rate applies"
+            );
             None
         }
         None => None,

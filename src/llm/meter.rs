@@ -62,7 +62,9 @@ impl UsageMeter {
                     .reset
                     .map(|when| format!(", resets at {}", clock(when, now)))
                     .unwrap_or_default();
-                notices.push(format!("rate limit nearly used up: {left} of {limit} {name} left{resets}"));
+                notices.push(format!(
+                    "rate limit nearly used up: {left} of {limit} {name} left{resets}"
+                ));
             }
         }
         notices
@@ -167,7 +169,10 @@ mod tests {
         meter.record_turn(Some(0.25));
         meter.record_turn(Some(0.5));
         let spend = meter.spend();
-        assert_eq!((spend.last_turn, spend.session, spend.unpriced_turns), (Some(0.5), Some(0.75), 1));
+        assert_eq!(
+            (spend.last_turn, spend.session, spend.unpriced_turns),
+            (Some(0.5), Some(0.75), 1)
+        );
         assert_eq!(money(0.75, "USD"), "0.7500 USD");
         assert_eq!(
             spend.describe("m"),

@@ -145,7 +145,13 @@ fn parse_count(value: &str) -> Option<u64> {
         .parse::<u64>()
         .ok()
         // Some servers send counts as floats ("99.0").
-        .or_else(|| value.parse::<f64>().ok().filter(|f| f.is_finite() && *f >= 0.0).map(|f| f as u64))
+        .or_else(|| {
+            value
+                .parse::<f64>()
+                .ok()
+                .filter(|f| f.is_finite() && *f >= 0.0)
+                .map(|f| f as u64)
+        })
 }
 
 /// A reset as an absolute time: an RFC 3339 time (Anthropic), epoch milliseconds or seconds
@@ -184,7 +190,9 @@ pub fn parse_go_duration(value: &str) -> Option<Duration> {
             .unwrap_or(rest.len());
         let number: f64 = rest[..digits].parse().ok()?;
         rest = &rest[digits..];
-        let unit_len = rest.find(|c: char| c.is_ascii_digit() || c == '.').unwrap_or(rest.len());
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
         let scale = match &rest[..unit_len] {
             "h" => 3600.0,
             "m" => 60.0,
@@ -208,13 +216,18 @@ mod tests {
     fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
         let mut map = HeaderMap::new();
         for (k, v) in pairs {
-            map.insert(HeaderName::from_bytes(k.as_bytes()).unwrap(), HeaderValue::from_str(v).unwrap());
+            map.insert(
+                HeaderName::from_bytes(k.as_bytes()).unwrap(),
+                HeaderValue::from_str(v).unwrap(),
+            );
         }
         map
     }
 
     fn now() -> DateTime<Utc> {
-        DateTime::parse_from_rfc3339("2026-11-24T07:00:00Z").unwrap().with_timezone(&Utc)
+        DateTime::parse_from_rfc3339("2026-11-24T07:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc)
     }
 
     fn at(text: &str) -> Option<DateTime<Utc>> {
@@ -307,7 +320,10 @@ mod tests {
 
     #[test]
     fn no_headers_no_limits() {
-        assert_eq!(RateLimits::from_headers(&headers(&[("content-type", "text/plain")]), now()), None);
+        assert_eq!(
+            RateLimits::from_headers(&headers(&[("content-type", "text/plain")]), now()),
+            None
+        );
         assert_eq!(parse_reset("-3", now()), None);
         assert_eq!(parse_reset("2.5", now()), at("2026-11-24T07:00:02.500Z"));
     }
@@ -315,6 +331,9 @@ mod tests {
     #[test]
     fn clock_times() {
         assert_eq!(clock(at("2026-11-24T14:32:59Z").unwrap(), now()), "14:32 UTC");
-        assert_eq!(clock(at("2026-11-25T01:05:00Z").unwrap(), now()), "2026-11-25 01:05 UTC");
+        assert_eq!(
+            clock(at("2026-11-25T01:05:00Z").unwrap(), now()),
+            "2026-11-25 01:05 UTC"
+        );
     }
 }

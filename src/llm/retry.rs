@@ -173,6 +173,85 @@ fn with_reset_time(error: LlmError, until: DateTime<Utc>, budget: Option<Duratio
 mod tests {
     use super::*;
 
+    /// Answers every call with a 429 that asks for `wait`.
+    struct Limited {
+        wait: Duration,
+        calls: std::sync::atomic::AtomicU32,
+    }
+
+    impl Provider for Limited {
+        fn id(&self) -> &str {
+            "p"
+        }
+        fn stream<'a>(
+            &'a self,
+            _: &'a ChatRequest,
+        ) -> futures::future::BoxFuture<'a, Result<super::super::EventStream, LlmError>> {
+            self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let error = LlmError::Status {
+                provider: "p".into(),
+                status: 429,
+                message: "slow down".into(),
+                retry_after: Some(self.wait),
+            };
+            Box::pin(async move { Err(error) })
+        }
+        fn list_models(&self) -> futures::future::BoxFuture<'_, Result<Vec<String>, LlmError>> {
+            Box::pin(async { Ok(Vec::new()) })
+        }
+    }
+
+    async fn call(wait: Duration) -> (Result<CallOutcome, LlmError>, Vec<RetryNotice>, u32) {
+        let provider = Limited {
+            wait,
+            calls: Default::default(),
+        };
+        let request = ChatRequest {
+            model: "m".into(),
+            messages: Vec::new(),
+            tools: Vec::new(),
+            max_tokens: None,
+        };
+        let policy = RetryPolicy {
+            max_retries: 1,
+            base_delay: Duration::from_millis(1),
+            max_delay: Duration::from_secs(30),
+        };
+        let mut notices = Vec::new();
+        let result = call_with_retry(
+            &provider,
+            &request,
+            &policy,
+            &CancellationToken::new(),
+            &mut |_| {},
+            &mut |n| notices.push(n.clone()),
+        )
+        .await;
+        (
+            result,
+            notices,
+            provider.calls.load(std::sync::atomic::Ordering::SeqCst),
+        )
+    }
+
+    #[tokio::test]
+    async fn a_429_names_its_reset_time_and_is_not_waited_for_past_the_budget() {
+        let (result, notices, calls) = call(Duration::from_millis(5)).await;
+        assert_eq!(calls, 2, "retried within the budget");
+        assert!(notices[0].rate_limited_until.is_some());
+        let message = result.unwrap_err().to_string();
+        assert!(message.contains("slow down; rate limited until "), "{message}");
+        assert!(!message.contains("later than"), "{message}");
+
+        let (result, notices, calls) = call(Duration::from_secs(7200)).await;
+        assert_eq!((calls, notices.len()), (1, 0), "two hours away: no retry");
+        let message = result.unwrap_err().to_string();
+        assert!(
+            message.ends_with(", later than the 30 s hermes-acp waits before a retry"),
+            "{message}"
+        );
+    }
+
     #[test]
     fn backoff_grows_and_honours_retry_after() {
         let policy = RetryPolicy {

@@ -12,8 +12,8 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use agent_client_protocol::v1::schema::{
-    ContentBlock, ContentChunk, Cost, PromptRequest, PromptResponse, SessionInfoUpdate, SessionUpdate, StopReason, Usage,
-    UsageUpdate,
+    ContentBlock, ContentChunk, Cost, PromptRequest, PromptResponse, SessionInfoUpdate, SessionUpdate, StopReason,
+    Usage, UsageUpdate,
 };
 use agent_client_protocol::v1::{ConnectionTo, Responder};
 use agent_client_protocol::{Client, Error, RequestCancellation};
@@ -120,15 +120,17 @@ async fn run(
     ticket: &TurnTicket,
 ) -> Result<PromptResponse, Error> {
     let session = state.manager.get_or_restore(&req.session_id.0).await.map_err(to_rpc)?;
-    let sink = Arc::new(AcpEventSink::new(
-        cx.clone(),
-        &session.id,
-        session.settings().cwd,
-        state.supports_notices(),
-        state.supports_compaction(),
-        describers(&session),
-    )
-    .with_meter(session.meter.clone()));
+    let sink = Arc::new(
+        AcpEventSink::new(
+            cx.clone(),
+            &session.id,
+            session.settings().cwd,
+            state.supports_notices(),
+            state.supports_compaction(),
+            describers(&session),
+        )
+        .with_meter(session.meter.clone()),
+    );
     let seams = seams(state, cx, &session, &sink, ticket.token());
     let command = match convert::plain_text(&req.prompt) {
         Some(text) => {

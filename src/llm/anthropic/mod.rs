@@ -145,7 +145,10 @@ impl Provider for AnthropicProvider {
             }
             let parser = SseParser::new(&self.id, &self.key_hint).with_tool_names(names);
             let limits = http::rate_limits(&response);
-            Ok(http::with_rate_limits(limits, sse::event_stream(parser, http::sse_events(response))))
+            Ok(http::with_rate_limits(
+                limits,
+                sse::event_stream(parser, http::sse_events(response)),
+            ))
         })
     }
 

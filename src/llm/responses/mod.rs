@@ -86,7 +86,10 @@ impl Provider for ResponsesProvider {
             }
             let parser = ResponsesParser::new(&self.id, &self.key_hint, self.issuer());
             let limits = http::rate_limits(&response);
-            Ok(http::with_rate_limits(limits, stream::event_stream(parser, http::sse_events(response))))
+            Ok(http::with_rate_limits(
+                limits,
+                stream::event_stream(parser, http::sse_events(response)),
+            ))
         })
     }
 
