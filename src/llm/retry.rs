@@ -158,6 +158,12 @@ fn with_reset_time(error: LlmError, until: DateTime<Utc>, budget: Option<Duratio
     };
     let when = super::rate_limits::clock(until, Utc::now());
     let why = match budget {
+        Some(max) if max < Duration::from_secs(1) => {
+            format!(
+                ", later than the {} ms hermes-acp waits before a retry",
+                max.as_millis()
+            )
+        }
         Some(max) => format!(", later than the {} s hermes-acp waits before a retry", max.as_secs()),
         None => String::new(),
     };
