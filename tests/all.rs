@@ -43,6 +43,9 @@ mod parser_props;
 mod prompting;
 /// Handshake, malformed input, unknown methods and ids, stdout hygiene.
 mod protocol;
+/// Rate limits and cost: rate-limit headers in `usage_update._meta`, low-limit notices, a
+/// 429's reset time, turn and session cost from configured or built-in prices.
+mod rate_limits;
 /// The OpenAI Responses API mode against the Responses mock: streaming, encrypted reasoning
 /// in the tool loop, parallel calls, retries, errors, cancel.
 mod responses_api;

@@ -105,7 +105,11 @@ async fn a_huge_retry_after_does_not_panic_the_turn() {
     let mut agent = AgentProcess::spawn(home.path(), &[("HERMES_ACP_RETRY_MAX_MS", "50")]).await;
     agent.initialize().await;
     let session = agent.new_session(&home.cwd()).await;
-    let (response, updates) = agent.prompt(&session, "hi").await;
+    let (response, _) = agent.prompt(&session, "hi").await;
+    // A reset that far away is not waited for: the prompt fails at once saying until when.
+    let message = response["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("rate limited until"), "{response}");
+    let (response, updates) = agent.prompt(&session, "again").await;
     assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
     assert_eq!(agent_text(&updates), "after the wait");
     assert_eq!(agent.shutdown().await, Some(0));

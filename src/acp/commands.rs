@@ -306,6 +306,8 @@ async fn context(state: &AcpState, session: &Session) -> String {
         thousands(window as u64),
         used as f64 * 100.0 / window.max(1) as f64
     ) + "\n"
+        + &session.meter.spend().describe(&settings.model)
+        + "\n"
         + &state.manager.compaction_lines(session, used as u64, window as u64)
 }
 

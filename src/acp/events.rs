@@ -18,6 +18,8 @@ use agent_client_protocol::v1::schema::{
 use super::cards;
 use crate::agent::compaction::CompactionEvent;
 use crate::agent::{AgentEvent, EventSink};
+use crate::llm::meter::UsageMeter;
+use crate::llm::rate_limits::clock;
 use crate::sync::lock;
 use crate::tools::Tool;
 
@@ -43,6 +45,8 @@ pub struct AcpEventSink {
     compaction: bool,
     describers: Describers,
     open: Mutex<OpenCards>,
+    /// The session's meter: rate limits seen and low-limit notices already given.
+    meter: Option<Arc<UsageMeter>>,
 }
 
 impl AcpEventSink {
@@ -62,6 +66,24 @@ impl AcpEventSink {
             compaction,
             describers,
             open: Mutex::new(OpenCards::default()),
+            meter: None,
+        }
+    }
+
+    /// Reports the rate limits of this turn's responses to the session's `meter`.
+    pub fn with_meter(mut self, meter: Arc<UsageMeter>) -> AcpEventSink {
+        self.meter = Some(meter);
+        self
+    }
+
+    /// A notice when the editor shows them, else a thought line.
+    fn notice(&self, text: String) {
+        if self.notices {
+            self.send(SessionUpdate::Notice(Notice::new(NoticeSeverity::Warning, text)));
+        } else {
+            self.send(SessionUpdate::AgentThoughtChunk(ContentChunk::new(ContentBlock::from(
+                format!("{text}\n"),
+            ))));
         }
     }
 
@@ -192,6 +214,12 @@ impl EventSink for AcpEventSink {
                     self.send(compaction_update(event));
                 }
             }
+            AgentEvent::RateLimits(limits) => {
+                let Some(meter) = &self.meter else { return };
+                for text in meter.observe(&limits, chrono::Utc::now()) {
+                    self.notice(text);
+                }
+            }
             AgentEvent::Retrying(notice) => {
                 // A refused or dropped connection is not a busy provider.
                 let what = if notice.reason.starts_with("connection") {
@@ -199,8 +227,14 @@ impl EventSink for AcpEventSink {
                 } else {
                     "provider busy"
                 };
+                // The reset time goes last so "provider busy (429), retrying" reads the same
+                // with or without one.
+                let until = notice
+                    .rate_limited_until
+                    .map(|when| format!(": rate limited until {}", clock(when, chrono::Utc::now())))
+                    .unwrap_or_default();
                 let text = format!(
-                    "{what} ({}), retrying in {:.0} s (attempt {} of {})",
+                    "{what} ({}), retrying in {:.0} s (attempt {} of {}){until}",
                     notice.reason,
                     notice.delay.as_secs_f64().ceil(),
                     notice.retry + 1,

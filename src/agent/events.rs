@@ -36,6 +36,8 @@ pub enum AgentEvent {
         output: ToolOutput,
         duration: Duration,
     },
+    /// What a provider's response said about the caller's rate limits.
+    RateLimits(crate::llm::rate_limits::RateLimits),
     /// A provider call failed and will be retried.
     Retrying(RetryNotice),
     /// The provider failed after its retries; the call continues on a fallback provider.

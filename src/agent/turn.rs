@@ -232,6 +232,7 @@ async fn call_model(ctx: &TurnContext, request: &ChatRequest) -> Result<CallOutc
             streamed.store(true, std::sync::atomic::Ordering::SeqCst);
             events.emit(AgentEvent::Thought(r.clone()))
         }
+        StreamEvent::RateLimits(limits) => events.emit(AgentEvent::RateLimits(*limits)),
         _ => {}
     };
     let retry_events = turn.events.clone();

@@ -53,6 +53,8 @@ pub struct ConfigFile {
     pub delegation: super::DelegationConfig,
     /// `code_execution.*`: `execute_code`'s timeout and tool-call limit.
     pub code_execution: super::CodeExecutionConfig,
+    /// `model.pricing`: what the user's models cost (`usage_update.cost`, `/context`).
+    pub pricing: super::pricing::PricingConfig,
 }
 
 /// The lifetime of Anthropic prompt-cache breakpoints. Hermes accepts `5m` (the default) and
@@ -174,6 +176,7 @@ impl ConfigFile {
             vision: super::vision::VisionConfig::parse(&root),
             delegation: super::DelegationConfig::parse(&root),
             code_execution: super::CodeExecutionConfig::parse(&root),
+            pricing: super::pricing::PricingConfig::parse(&root),
         })
     }
 }

@@ -60,6 +60,8 @@ impl Assembler {
             StreamEvent::OpaqueReasoning(r) => self.opaque.push(r.clone()),
             StreamEvent::Usage(u) => self.usage = Some(*u),
             StreamEvent::Finish(reason) => self.finish_reason = Some(reason.clone()),
+            // Not part of the answer: the turn reports them to the session as they arrive.
+            StreamEvent::RateLimits(_) => {}
         }
     }
 

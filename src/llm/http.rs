@@ -1,13 +1,15 @@
 //! The HTTP side shared by providers: one pooled reqwest client (rustls), error-status mapping
-//! (auth failures, Retry-After), and turning a response body into a stream of SSE events with
-//! the `eventsource-stream` crate.
+//! (auth failures, Retry-After, a 429's reset time), rate-limit headers (`rate_limits`) as the
+//! first event of a stream, and turning a response body into a stream of SSE events with the
+//! `eventsource-stream` crate.
 
 use std::time::Duration;
 
 use eventsource_stream::{Event, Eventsource};
 use futures::{Stream, StreamExt};
 
-use super::LlmError;
+use super::rate_limits::RateLimits;
+use super::{EventStream, LlmError, StreamEvent};
 
 /// A client tuned for streaming model calls: fast connect timeout, no overall timeout (answers
 /// can stream for minutes), a read timeout so a silent connection does not hang a turn forever.
@@ -95,11 +97,18 @@ fn error_chain(error: &dyn std::error::Error) -> String {
 /// (provider error bodies explain what is wrong: unknown model, quota, …).
 pub async fn status_error(provider: &str, key_hint: &str, response: reqwest::Response) -> LlmError {
     let status = response.status().as_u16();
+    let now = chrono::Utc::now();
+    let named_reset = || {
+        // A 429 without Retry-After may still say when the exhausted bucket refills.
+        let when = RateLimits::from_headers(response.headers(), now)?.retry_time()?;
+        Some((when - now).to_std().unwrap_or(Duration::ZERO))
+    };
     let retry_after = response
         .headers()
         .get(reqwest::header::RETRY_AFTER)
         .and_then(|v| v.to_str().ok())
-        .and_then(parse_retry_after);
+        .and_then(parse_retry_after)
+        .or_else(|| if status == 429 { named_reset() } else { None });
     let body = response.text().await.unwrap_or_default();
     let message = error_message(&body);
     if status == 401 || status == 403 {
@@ -194,6 +203,22 @@ pub fn parse_retry_after(value: &str) -> Option<Duration> {
     let when = chrono::DateTime::parse_from_rfc2822(value).ok()?;
     let delta = when.with_timezone(&chrono::Utc) - chrono::Utc::now();
     Some(delta.to_std().unwrap_or(Duration::ZERO))
+}
+
+/// The rate limits a response's headers name, taken as it arrives.
+pub fn rate_limits(response: &reqwest::Response) -> Option<RateLimits> {
+    RateLimits::from_headers(response.headers(), chrono::Utc::now())
+}
+
+/// `stream` preceded by a `StreamEvent::RateLimits` when the response named any, so every
+/// provider reports them the same way, before its first token.
+pub fn with_rate_limits(limits: Option<RateLimits>, stream: EventStream) -> EventStream {
+    match limits {
+        Some(limits) => futures::stream::once(async move { Ok(StreamEvent::RateLimits(limits)) })
+            .chain(stream)
+            .boxed(),
+        None => stream,
+    }
 }
 
 /// The SSE events of a streaming response body.

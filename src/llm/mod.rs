@@ -6,8 +6,12 @@ pub mod anthropic;
 pub mod assemble;
 pub mod error;
 pub mod http;
+pub mod meter;
 pub mod models;
 pub mod openai;
+pub mod pricing;
+mod pricing_table;
+pub mod rate_limits;
 pub mod responses;
 pub mod retry;
 pub mod vision;
@@ -53,6 +57,8 @@ pub enum StreamEvent {
     OpaqueReasoning(OpaqueReasoning),
     /// Why the model stopped (`stop`, `tool_calls`, `length`…).
     Finish(String),
+    /// What the response's headers said about the caller's rate limits (first, when any).
+    RateLimits(rate_limits::RateLimits),
 }
 
 pub type EventStream = BoxStream<'static, Result<StreamEvent, LlmError>>;

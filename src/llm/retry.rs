@@ -2,10 +2,13 @@
 //! into the assistant message. Rate limits, server errors and dropped connections are retried
 //! with exponential backoff and jitter (honouring `Retry-After`) as long as nothing has been
 //! streamed yet; a failure after the first event is reported, never passed off as a complete
-//! answer. Cancellation wins over everything and drops the HTTP stream at once.
+//! answer. A 429 that names when the limit resets is announced with that time, and fails at
+//! once (saying the time) when the wait is longer than `max_delay`: a shorter wait would only
+//! spend the retries. Cancellation wins over everything and drops the HTTP stream at once.
 
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use futures::StreamExt;
 use tokio_util::sync::CancellationToken;
 
@@ -58,6 +61,8 @@ pub struct RetryNotice {
     pub delay: Duration,
     /// Short reason: "429", "503", "connection error".
     pub reason: String,
+    /// When a rate limit resets, if the provider's 429 said so.
+    pub rate_limited_until: Option<DateTime<Utc>>,
 }
 
 /// How a call ended.
@@ -99,9 +104,14 @@ pub async fn call_with_retry(
             Some(Ok(())) => return Ok(CallOutcome::Completed(assembler.finish())),
             Some(Err(error)) => error,
         };
+        let until = rate_limited_until(&error);
+        let past_budget = until.is_some() && error.retry_after().is_some_and(|wait| wait > policy.max_delay);
         // Once something reached the user, a retry would repeat it: report instead.
-        if !error.is_retryable() || retry >= policy.max_retries || !assembler.is_empty() {
-            return Err(error);
+        if !error.is_retryable() || retry >= policy.max_retries || !assembler.is_empty() || past_budget {
+            return Err(match until {
+                Some(until) => with_reset_time(error, until, past_budget.then_some(policy.max_delay)),
+                None => error,
+            });
         }
         retry += 1;
         let delay = policy.delay(retry, &error);
@@ -112,6 +122,7 @@ pub async fn call_with_retry(
             max_retries: policy.max_retries,
             delay,
             reason: error.short_reason(),
+            rate_limited_until: until,
         });
         tokio::select! {
             biased;
@@ -121,9 +132,131 @@ pub async fn call_with_retry(
     }
 }
 
+/// When a 429 says the limit resets (Retry-After, or the exhausted bucket's reset header).
+fn rate_limited_until(error: &LlmError) -> Option<DateTime<Utc>> {
+    match error {
+        LlmError::Status {
+            status: 429,
+            retry_after: Some(wait),
+            ..
+        } => Utc::now().checked_add_signed(chrono::TimeDelta::from_std(*wait).ok()?),
+        _ => None,
+    }
+}
+
+/// The error with the reset time in its message (and why it was not waited for, when it was
+/// too far away): this is what the editor shows as the prompt's error.
+fn with_reset_time(error: LlmError, until: DateTime<Utc>, budget: Option<Duration>) -> LlmError {
+    let LlmError::Status {
+        provider,
+        status,
+        message,
+        retry_after,
+    } = error
+    else {
+        return error;
+    };
+    let when = super::rate_limits::clock(until, Utc::now());
+    let why = match budget {
+        Some(max) if max < Duration::from_secs(1) => {
+            format!(
+                ", later than the {} ms hermes-acp waits before a retry",
+                max.as_millis()
+            )
+        }
+        Some(max) => format!(", later than the {} s hermes-acp waits before a retry", max.as_secs()),
+        None => String::new(),
+    };
+    LlmError::Status {
+        provider,
+        status,
+        message: format!("{message}; rate limited until {when}{why}"),
+        retry_after,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Answers every call with a 429 that asks for `wait`.
+    struct Limited {
+        wait: Duration,
+        calls: std::sync::atomic::AtomicU32,
+    }
+
+    impl Provider for Limited {
+        fn id(&self) -> &str {
+            "p"
+        }
+        fn stream<'a>(
+            &'a self,
+            _: &'a ChatRequest,
+        ) -> futures::future::BoxFuture<'a, Result<super::super::EventStream, LlmError>> {
+            self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let error = LlmError::Status {
+                provider: "p".into(),
+                status: 429,
+                message: "slow down".into(),
+                retry_after: Some(self.wait),
+            };
+            Box::pin(async move { Err(error) })
+        }
+        fn list_models(&self) -> futures::future::BoxFuture<'_, Result<Vec<String>, LlmError>> {
+            Box::pin(async { Ok(Vec::new()) })
+        }
+    }
+
+    async fn call(wait: Duration) -> (Result<CallOutcome, LlmError>, Vec<RetryNotice>, u32) {
+        let provider = Limited {
+            wait,
+            calls: Default::default(),
+        };
+        let request = ChatRequest {
+            model: "m".into(),
+            messages: Vec::new(),
+            tools: Vec::new(),
+            max_tokens: None,
+        };
+        let policy = RetryPolicy {
+            max_retries: 1,
+            base_delay: Duration::from_millis(1),
+            max_delay: Duration::from_secs(30),
+        };
+        let mut notices = Vec::new();
+        let result = call_with_retry(
+            &provider,
+            &request,
+            &policy,
+            &CancellationToken::new(),
+            &mut |_| {},
+            &mut |n| notices.push(n.clone()),
+        )
+        .await;
+        (
+            result,
+            notices,
+            provider.calls.load(std::sync::atomic::Ordering::SeqCst),
+        )
+    }
+
+    #[tokio::test]
+    async fn a_429_names_its_reset_time_and_is_not_waited_for_past_the_budget() {
+        let (result, notices, calls) = call(Duration::from_millis(5)).await;
+        assert_eq!(calls, 2, "retried within the budget");
+        assert!(notices[0].rate_limited_until.is_some());
+        let message = result.unwrap_err().to_string();
+        assert!(message.contains("slow down; rate limited until "), "{message}");
+        assert!(!message.contains("later than"), "{message}");
+
+        let (result, notices, calls) = call(Duration::from_secs(7200)).await;
+        assert_eq!((calls, notices.len()), (1, 0), "two hours away: no retry");
+        let message = result.unwrap_err().to_string();
+        assert!(
+            message.ends_with(", later than the 30 s hermes-acp waits before a retry"),
+            "{message}"
+        );
+    }
 
     #[test]
     fn backoff_grows_and_honours_retry_after() {

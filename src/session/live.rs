@@ -42,6 +42,8 @@ pub struct Session {
     pub(crate) mcp: Arc<tokio::sync::Mutex<Option<crate::mcp::McpSupervisor>>>,
     /// Prompts queued with `/queue`, run after the current turn, inside its request.
     queue: Mutex<std::collections::VecDeque<String>>,
+    /// What the session's turns cost and the provider's rate limits as last seen.
+    pub meter: Arc<crate::llm::meter::UsageMeter>,
 }
 
 impl Session {
@@ -60,6 +62,7 @@ impl Session {
             closed: AtomicBool::new(false),
             queue: Mutex::new(std::collections::VecDeque::new()),
             mcp: Arc::default(),
+            meter: Arc::default(),
         }
     }
 

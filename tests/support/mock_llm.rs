@@ -30,6 +30,11 @@ pub enum Reply {
         retry_after: Option<String>,
         message: String,
     },
+    /// Another reply with extra response headers (rate-limit headers, say).
+    Headers {
+        headers: Vec<(String, String)>,
+        reply: Box<Reply>,
+    },
 }
 
 #[derive(Default)]
@@ -176,6 +181,11 @@ impl MockLlm {
             routed.or_else(|| s.script.pop_front()).or_else(|| s.fallback.clone())
         };
         self.changed.notify_waiters();
+        let (reply, extra) = match reply {
+            Some(Reply::Headers { headers, reply }) => (Some(*reply), headers),
+            other => (other, Vec::new()),
+        };
+        let extra_head: String = extra.iter().map(|(k, v)| format!("{k}: {v}\r\n")).collect();
         match reply {
             None => {
                 respond_json(
@@ -191,16 +201,16 @@ impl MockLlm {
                 retry_after,
                 message,
             }) => {
-                respond_json(
-                    &mut socket,
-                    status,
-                    &json!({"error": {"message": message, "code": status}}),
-                    retry_after.as_deref(),
-                )
-                .await
+                let mut headers: Vec<(&str, String)> = extra.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+                headers.extend(retry_after.map(|r| ("Retry-After", r)));
+                let body = json!({"error": {"message": message, "code": status}});
+                respond(&mut socket, status, "application/json", &headers, &body.to_string()).await
             }
+            Some(Reply::Headers { .. }) => unreachable!("unwrapped above"),
             Some(Reply::Stream { events, delay, cut }) => {
-                let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n";
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n{extra_head}Connection: close\r\n\r\n"
+                );
                 if socket.write_all(head.as_bytes()).await.is_err() {
                     return self.disconnected();
                 }
@@ -394,6 +404,14 @@ pub fn status(status: u16, retry_after: Option<&str>) -> Reply {
         status,
         retry_after: retry_after.map(str::to_string),
         message: format!("mock error {status}"),
+    }
+}
+
+/// `reply` sent with extra response headers (`("x-ratelimit-remaining-requests", "3")`).
+pub fn with_headers(reply: Reply, headers: &[(&str, &str)]) -> Reply {
+    Reply::Headers {
+        headers: headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        reply: Box::new(reply),
     }
 }
 

@@ -12,8 +12,8 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use agent_client_protocol::v1::schema::{
-    ContentBlock, ContentChunk, PromptRequest, PromptResponse, SessionInfoUpdate, SessionUpdate, StopReason, Usage,
-    UsageUpdate,
+    ContentBlock, ContentChunk, Cost, PromptRequest, PromptResponse, SessionInfoUpdate, SessionUpdate, StopReason,
+    Usage, UsageUpdate,
 };
 use agent_client_protocol::v1::{ConnectionTo, Responder};
 use agent_client_protocol::{Client, Error, RequestCancellation};
@@ -120,14 +120,17 @@ async fn run(
     ticket: &TurnTicket,
 ) -> Result<PromptResponse, Error> {
     let session = state.manager.get_or_restore(&req.session_id.0).await.map_err(to_rpc)?;
-    let sink = Arc::new(AcpEventSink::new(
-        cx.clone(),
-        &session.id,
-        session.settings().cwd,
-        state.supports_notices(),
-        state.supports_compaction(),
-        describers(&session),
-    ));
+    let sink = Arc::new(
+        AcpEventSink::new(
+            cx.clone(),
+            &session.id,
+            session.settings().cwd,
+            state.supports_notices(),
+            state.supports_compaction(),
+            describers(&session),
+        )
+        .with_meter(session.meter.clone()),
+    );
     let seams = seams(state, cx, &session, &sink, ticket.token());
     let command = match convert::plain_text(&req.prompt) {
         Some(text) => {
@@ -272,7 +275,17 @@ pub async fn usage_update(state: &AcpState, session: &Session, reported: Option<
         None => crate::agent::compaction::estimate_tokens(&session.history().await),
     };
     let size = state.manager.context_window(&session.settings().model);
-    SessionUpdate::UsageUpdate(UsageUpdate::new(used, size))
+    let mut update = UsageUpdate::new(used, size);
+    // ACP's `cost` is the session's cumulative cost; absent while no price is known.
+    if let Some(amount) = session.meter.spend().session {
+        update = update.cost(Cost::new(amount, crate::llm::pricing::CURRENCY));
+    }
+    if let Some(limits) = session.meter.rate_limits() {
+        let mut meta = serde_json::Map::new();
+        meta.insert("rateLimits".into(), limits.to_json());
+        update = update.meta(meta);
+    }
+    SessionUpdate::UsageUpdate(update)
 }
 
 /// After the first turn: a short title, stored and announced (a user's own title is kept).

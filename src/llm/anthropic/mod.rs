@@ -144,7 +144,11 @@ impl Provider for AnthropicProvider {
                 return Err(http::status_error(&self.id, &self.key_hint, response).await);
             }
             let parser = SseParser::new(&self.id, &self.key_hint).with_tool_names(names);
-            Ok(sse::event_stream(parser, http::sse_events(response)))
+            let limits = http::rate_limits(&response);
+            Ok(http::with_rate_limits(
+                limits,
+                sse::event_stream(parser, http::sse_events(response)),
+            ))
         })
     }
 

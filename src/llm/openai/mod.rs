@@ -76,7 +76,8 @@ impl Provider for OpenAiProvider {
             if http::is_html(&response) {
                 return Err(http::html_error(&self.id, &url));
             }
-            Ok(parse_stream(self.id.clone(), response))
+            let limits = http::rate_limits(&response);
+            Ok(http::with_rate_limits(limits, parse_stream(self.id.clone(), response)))
         })
     }
 

@@ -85,7 +85,11 @@ impl Provider for ResponsesProvider {
                 return Err(http::html_error(&self.id, &url));
             }
             let parser = ResponsesParser::new(&self.id, &self.key_hint, self.issuer());
-            Ok(stream::event_stream(parser, http::sse_events(response)))
+            let limits = http::rate_limits(&response);
+            Ok(http::with_rate_limits(
+                limits,
+                stream::event_stream(parser, http::sse_events(response)),
+            ))
         })
     }
 

@@ -94,6 +94,7 @@ impl SessionManager {
             delegator: Some(delegation.clone()),
             checkpoints,
         };
+        let priced_model = settings.model.clone();
         let turn = TurnScope {
             provider: provider.clone(),
             compaction: self.compaction_settings(session, &settings.model),
@@ -113,6 +114,9 @@ impl SessionManager {
         let mut outcome = agent::run_turn(&ctx, &mut history, user).await?;
         // Children's tokens count as this turn's (they are not sessions of their own).
         outcome.usage.add(&delegation.usage());
+        // Priced at the session's model (a fallback provider's tokens too: see README).
+        let cost = crate::llm::pricing::turn_cost(&self.config().file.pricing, &priced_model, &outcome.usage);
+        session.meter.record_turn(cost);
         Ok(outcome)
     }
 

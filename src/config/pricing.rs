@@ -1,0 +1,172 @@
+//! `model.pricing` from `config.yaml` (ours; Hermes has no such key, it prices from its own
+//! table and provider APIs): USD per million input / output / cache-read / cache-write tokens.
+//! Either one flat set of rates for `model.default`, or a mapping from model id to rates:
+//!
+//! ```yaml
+//! model:
+//!   default: my-model
+//!   pricing: {input: 0.5, output: 1.5, cache_read: 0.05}
+//! # or
+//!   pricing:
+//!     my-model: {input: 0.5, output: 1.5}
+//!     other-model: {input: 2, output: 8}
+//! ```
+//!
+//! Hermes' field names (`input_cost_per_million`, …) are accepted too. An entry without both
+//! `input` and `output` is ignored: a cost is never guessed.
+
+use serde_yaml_ng::Value;
+
+/// What one model costs, in USD per million tokens. Cache rates, when absent, are charged at
+/// the input rate (an upper bound, never an invented discount).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pricing {
+    pub input: f64,
+    pub output: f64,
+    pub cache_read: Option<f64>,
+    pub cache_write: Option<f64>,
+}
+
+/// The configured rates.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PricingConfig {
+    /// Flat rates: they price `for_model` (`model.default`), or every model when that is unset.
+    pub flat: Option<Pricing>,
+    pub for_model: Option<String>,
+    /// Rates by model id (`model.pricing.<id>`).
+    pub models: Vec<(String, Pricing)>,
+}
+
+/// The keys of one rate, ours first, then Hermes' field name.
+const INPUT: [&str; 2] = ["input", "input_cost_per_million"];
+const OUTPUT: [&str; 2] = ["output", "output_cost_per_million"];
+const CACHE_READ: [&str; 2] = ["cache_read", "cache_read_cost_per_million"];
+const CACHE_WRITE: [&str; 2] = ["cache_write", "cache_write_cost_per_million"];
+
+impl PricingConfig {
+    /// Reads `model.pricing` tolerantly (the file is shared with Hermes): malformed entries are
+    /// logged and skipped.
+    pub fn parse(root: &Value) -> PricingConfig {
+        let model = root.get("model").filter(|m| m.is_mapping());
+        let Some(section) = model.and_then(|m| m.get("pricing")) else {
+            return PricingConfig::default();
+        };
+        let for_model = model
+            .and_then(|m| m.get("default").or_else(|| m.get("name")))
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string);
+        let Some(map) = section.as_mapping() else {
+            tracing::warn!("model.pricing is not a mapping; ignored");
+            return PricingConfig::default();
+        };
+        let is_flat = [INPUT, OUTPUT, CACHE_READ, CACHE_WRITE]
+            .iter()
+            .flatten()
+            .any(|key| map.contains_key(*key));
+        if is_flat {
+            return PricingConfig {
+                flat: rates(section, "model.pricing"),
+                for_model,
+                models: Vec::new(),
+            };
+        }
+        let models = map
+            .iter()
+            .filter_map(|(id, entry)| {
+                let id = id.as_str()?.trim();
+                let pricing = rates(entry, &format!("model.pricing.{id}"))?;
+                Some((id.to_string(), pricing))
+            })
+            .collect();
+        PricingConfig {
+            flat: None,
+            for_model,
+            models,
+        }
+    }
+
+    /// The configured rates of `model`, if any: its own entry, else the flat rates when they
+    /// apply to it.
+    pub fn rates_for(&self, model: &str) -> Option<Pricing> {
+        if let Some((_, pricing)) = self.models.iter().find(|(id, _)| id == model) {
+            return Some(*pricing);
+        }
+        match &self.for_model {
+            Some(id) if id != model => None,
+            _ => self.flat,
+        }
+    }
+}
+
+fn rates(entry: &Value, path: &str) -> Option<Pricing> {
+    let rate = |keys: [&str; 2]| keys.iter().find_map(|k| entry.get(*k)).map(as_rate);
+    let (input, output) = match (rate(INPUT), rate(OUTPUT)) {
+        (Some(Some(input)), Some(Some(output))) => (input, output),
+        _ => {
+            tracing::warn!(path, "pricing needs non-negative `input` and `output` rates; ignored");
+            return None;
+        }
+    };
+    let optional = |keys| match rate(keys) {
+        Some(Some(value)) => Some(value),
+        Some(None) => {
+            tracing::warn!(
+                path,
+                "a cache rate is not a non-negative number; the input rate applies"
+            );
+            None
+        }
+        None => None,
+    };
+    Some(Pricing {
+        input,
+        output,
+        cache_read: optional(CACHE_READ),
+        cache_write: optional(CACHE_WRITE),
+    })
+}
+
+/// A rate: a non-negative finite number, also when written as a string (`"0.15"`).
+fn as_rate(value: &Value) -> Option<f64> {
+    let number = match value {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().trim_start_matches('$').parse().ok(),
+        _ => None,
+    }?;
+    Some(number).filter(|n| n.is_finite() && *n >= 0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(yaml: &str) -> PricingConfig {
+        PricingConfig::parse(&serde_yaml_ng::from_str(yaml).unwrap())
+    }
+
+    #[test]
+    fn flat_rates_price_the_default_model() {
+        let cfg = parse("model:\n  default: m1\n  pricing: {input: 2, output: \"8.5\", cache_read: 0.2}\n");
+        let rates = cfg.rates_for("m1").unwrap();
+        assert_eq!((rates.input, rates.output, rates.cache_read), (2.0, 8.5, Some(0.2)));
+        assert_eq!(rates.cache_write, None);
+        assert_eq!(cfg.rates_for("m2"), None, "another model is not priced by m1's rates");
+        let any = parse("model:\n  pricing: {input_cost_per_million: 1, output_cost_per_million: 3}\n");
+        assert_eq!(any.rates_for("whatever").unwrap().output, 3.0);
+    }
+
+    #[test]
+    fn rates_by_model_and_bad_entries() {
+        let cfg = parse(
+            "model:\n  default: a\n  pricing:\n    a: {input: 1, output: 2}\n    b: {input: 3, output: 4, cache_write: 5}\n    c: {input: 1}\n    d: {input: -1, output: 2}\n",
+        );
+        assert_eq!(cfg.rates_for("b").unwrap().cache_write, Some(5.0));
+        assert_eq!(cfg.rates_for("a").unwrap().output, 2.0);
+        assert_eq!(cfg.rates_for("c"), None);
+        assert_eq!(cfg.rates_for("d"), None);
+        assert_eq!(parse("model: bare-id\n"), PricingConfig::default());
+        assert_eq!(parse("model:\n  pricing: 3\n"), PricingConfig::default());
+    }
+}
