@@ -95,7 +95,9 @@ impl SessionManager {
             checkpoints,
         };
         let priced_model = settings.model.clone();
+        let reasoning_effort = self.reasoning_effort(session);
         let turn = TurnScope {
+            reasoning_effort,
             provider: provider.clone(),
             compaction: self.compaction_settings(session, &settings.model),
             model: settings.model,
