@@ -118,9 +118,10 @@ async fn thought_level_is_offered_set_announced_sent_and_kept_across_a_restart()
 }
 
 #[tokio::test]
-async fn a_model_without_reasoning_has_no_option() {
+async fn a_model_without_reasoning_has_no_option_until_model_switches_to_one() {
     let mock = MockLlm::start().await;
-    let home = home_with(&mock, "mock-model", "agent:\n  reasoning_effort: high\n");
+    let config = "  allow_custom: true\nagent:\n  reasoning_effort: high\n";
+    let home = home_with(&mock, "mock-model", config);
     let mut agent = AgentProcess::spawn(home.path(), &[]).await;
     agent.initialize().await;
     let (session, options) = new_session(&mut agent, &home).await;
@@ -128,6 +129,15 @@ async fn a_model_without_reasoning_has_no_option() {
     mock.push(mock_llm::text(&["ok"]));
     agent.prompt(&session, "hi").await;
     assert!(mock.requests()[0].get("reasoning_effort").is_none());
+
+    // `/model` to a reasoning model announces the options again, now with its levels.
+    let (_, updates) = agent.prompt(&session, "/model o4-mini").await;
+    let announced = updates
+        .iter()
+        .find(|u| u["sessionUpdate"] == "config_option_update")
+        .unwrap_or_else(|| panic!("no config_option_update: {updates:#?}"));
+    let option = effort_option(&announced["configOptions"]).unwrap();
+    assert_eq!(option["currentValue"], "high", "the config's level, now that it applies");
     assert_eq!(agent.shutdown().await, Some(0));
 }
 

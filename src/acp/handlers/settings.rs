@@ -59,6 +59,12 @@ pub async fn set_config_option(
     Ok(announce(state, &session, &cx).await)
 }
 
+/// Announces the session's options after a change made elsewhere (`/model`: the model and the
+/// reasoning levels it offers).
+pub async fn announce_options(state: &AcpState, session: &Session, cx: &ConnectionTo<Client>) {
+    announce(state, session, cx).await;
+}
+
 /// The session's options after a change, announced with `config_option_update` and returned.
 async fn announce(state: &AcpState, session: &Session, cx: &ConnectionTo<Client>) -> SetSessionConfigOptionResponse {
     let options = config_options(&state.manager, session).await;
