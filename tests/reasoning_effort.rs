@@ -137,7 +137,10 @@ async fn a_model_without_reasoning_has_no_option_until_model_switches_to_one() {
         .find(|u| u["sessionUpdate"] == "config_option_update")
         .unwrap_or_else(|| panic!("no config_option_update: {updates:#?}"));
     let option = effort_option(&announced["configOptions"]).unwrap();
-    assert_eq!(option["currentValue"], "high", "the config's level, now that it applies");
+    assert_eq!(
+        option["currentValue"], "high",
+        "the config's level, now that it applies"
+    );
     assert_eq!(agent.shutdown().await, Some(0));
 }
 
