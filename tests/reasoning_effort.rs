@@ -220,3 +220,30 @@ async fn anthropic_thinking_signatures_go_back_first_in_the_tool_loop() {
     assert!(last.get("thinking").is_none(), "4.5 thinks only when asked: {last}");
     assert_eq!(agent.shutdown().await, Some(0));
 }
+
+#[tokio::test]
+async fn delegated_children_think_at_the_parents_level() {
+    let mock = MockLlm::start().await;
+    let home = home_with(&mock, "o4-mini", "");
+    let mut agent = AgentProcess::spawn(home.path(), &[]).await;
+    agent.initialize().await;
+    let (session, _) = new_session(&mut agent, &home).await;
+    set(&mut agent, &session, OPTION, "low").await;
+    mock.push(mock_llm::tool_calls(&[(
+        "call_d",
+        "delegate_task",
+        json!({"tasks": [{"goal": "CHILD: count the files"}]}),
+    )]));
+    mock.push_for("CHILD", mock_llm::text(&["three"]));
+    mock.push(mock_llm::text(&["Done."]));
+    let (response, _) = agent.prompt(&session, "delegate").await;
+    assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+    let requests = mock.requests();
+    assert_eq!(requests.len(), 3);
+    assert!(
+        requests.iter().all(|r| r["reasoning_effort"] == "low"),
+        "parent and child: {:?}",
+        requests.iter().map(|r| &r["reasoning_effort"]).collect::<Vec<_>>()
+    );
+    assert_eq!(agent.shutdown().await, Some(0));
+}

@@ -185,15 +185,15 @@ impl ConfigFile {
     }
 }
 
-/// `agent.reasoning_effort` as Hermes reads it: a level name, or YAML `false`/`off`/`no` for
+/// `agent.reasoning_effort` (and `delegation.reasoning_effort`) as Hermes reads it: a level name, or YAML `false`/`off`/`no` for
 /// none; `true`, empty or unknown text means unset (Hermes warns and keeps its default).
-fn reasoning_effort(value: Option<&Value>) -> Option<crate::llm::effort::Effort> {
+pub(super) fn reasoning_effort(value: Option<&Value>) -> Option<crate::llm::effort::Effort> {
     match value? {
         Value::Bool(false) => Some(crate::llm::effort::Effort::None),
         Value::String(text) => {
             let effort = crate::llm::effort::Effort::parse(text);
             if effort.is_none() && !text.trim().is_empty() {
-                tracing::warn!(value = %text, "unknown agent.reasoning_effort; using the provider's default");
+                tracing::warn!(value = %text, "unknown reasoning_effort in config.yaml; using the default");
             }
             effort
         }
