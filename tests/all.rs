@@ -46,6 +46,9 @@ mod protocol;
 /// Rate limits and cost: rate-limit headers in `usage_update._meta`, low-limit notices, a
 /// 429's reset time, turn and session cost from configured or built-in prices.
 mod rate_limits;
+/// Reasoning effort: the `thought_level` option per model, its wire formats, the config
+/// default, and Anthropic thinking signatures echoed across a tool loop.
+mod reasoning_effort;
 /// The OpenAI Responses API mode against the Responses mock: streaming, encrypted reasoning
 /// in the tool loop, parallel calls, retries, errors, cancel.
 mod responses_api;

@@ -44,6 +44,8 @@ pub struct TurnScope {
     /// A `delegate_task` child's turn: its messages are not saved (its answer is the parent's
     /// tool result) and `/steer` guidance is left for the parent.
     pub subagent: bool,
+    /// The reasoning level chosen for this session (`None`: the provider's default).
+    pub reasoning_effort: Option<crate::llm::effort::Effort>,
 }
 
 /// How a turn ended.
@@ -123,6 +125,7 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
             messages: provider_messages(&turn.system_prompt, history),
             tools: if budget_spent { Vec::new() } else { schemas.clone() },
             max_tokens: None,
+            reasoning_effort: turn.reasoning_effort,
         };
         outcome.model_calls += 1;
         let result = call_model(ctx, &request).await?;

@@ -67,6 +67,7 @@ pub async fn complete_once(provider: &dyn Provider, model: &str, models: &[Strin
         messages: vec![Message::user("Reply with the single word OK.")],
         tools: vec![],
         max_tokens: Some(1),
+        reasoning_effort: None,
     };
     let started = Instant::now();
     let mut result = attempt(provider, &request).await;

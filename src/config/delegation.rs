@@ -22,6 +22,8 @@ pub struct DelegationConfig {
     pub max_iterations: u32,
     /// `delegation.orchestrator_enabled`: when false, `role: orchestrator` becomes `leaf`.
     pub orchestrator_enabled: bool,
+    /// `delegation.reasoning_effort`: the children's level; `None` inherits the parent's.
+    pub reasoning_effort: Option<crate::llm::effort::Effort>,
 }
 
 impl Default for DelegationConfig {
@@ -31,6 +33,7 @@ impl Default for DelegationConfig {
             max_spawn_depth: DEFAULT_MAX_SPAWN_DEPTH,
             max_iterations: DEFAULT_MAX_ITERATIONS,
             orchestrator_enabled: true,
+            reasoning_effort: None,
         }
     }
 }
@@ -54,6 +57,7 @@ impl DelegationConfig {
         if let Some(enabled) = get("orchestrator_enabled").and_then(as_bool) {
             cfg.orchestrator_enabled = enabled;
         }
+        cfg.reasoning_effort = super::file::reasoning_effort(get("reasoning_effort"));
         cfg
     }
 }
@@ -96,6 +100,9 @@ mod tests {
         assert_eq!(cfg.max_spawn_depth, 2);
         assert_eq!(cfg.max_iterations, 7);
         assert!(!cfg.orchestrator_enabled);
+        assert_eq!(cfg.reasoning_effort, None, "children inherit the parent's level");
+        let cfg = parse("delegation:\n  reasoning_effort: low\n");
+        assert_eq!(cfg.reasoning_effort, Some(crate::llm::effort::Effort::Low));
     }
 
     #[test]

@@ -24,6 +24,9 @@ pub struct ConfigFile {
     pub approvals_timeout: Option<Duration>,
     /// `agent.max_turns`: model calls per prompt turn.
     pub max_turns: Option<u32>,
+    /// `agent.reasoning_effort` (Hermes' key): the default reasoning level of new sessions;
+    /// `None` when unset or unreadable (the provider's default).
+    pub reasoning_effort: Option<crate::llm::effort::Effort>,
     /// `acp.yolo` (ours): offer the no-prompts mode.
     pub yolo: bool,
     /// `prompt_caching.cache_ttl` (Hermes' key): how long Anthropic keeps cached prompt prefixes.
@@ -153,6 +156,7 @@ impl ConfigFile {
                 .and_then(Value::as_u64)
                 .and_then(|n| u32::try_from(n).ok())
                 .filter(|n| *n > 0),
+            reasoning_effort: reasoning_effort(root.get("agent").and_then(|a| a.get("reasoning_effort"))),
             yolo: root
                 .get("acp")
                 .and_then(|a| a.get("yolo"))
@@ -178,6 +182,22 @@ impl ConfigFile {
             code_execution: super::CodeExecutionConfig::parse(&root),
             pricing: super::pricing::PricingConfig::parse(&root),
         })
+    }
+}
+
+/// `agent.reasoning_effort` (and `delegation.reasoning_effort`) as Hermes reads it: a level name, or YAML `false`/`off`/`no` for
+/// none; `true`, empty or unknown text means unset (Hermes warns and keeps its default).
+pub(super) fn reasoning_effort(value: Option<&Value>) -> Option<crate::llm::effort::Effort> {
+    match value? {
+        Value::Bool(false) => Some(crate::llm::effort::Effort::None),
+        Value::String(text) => {
+            let effort = crate::llm::effort::Effort::parse(text);
+            if effort.is_none() && !text.trim().is_empty() {
+                tracing::warn!(value = %text, "unknown reasoning_effort in config.yaml; using the default");
+            }
+            effort
+        }
+        _ => None,
     }
 }
 

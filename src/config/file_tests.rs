@@ -130,3 +130,15 @@ fn hermes_home_expands_a_leading_tilde() {
     assert_eq!(crate::config::hermes_home(Some("".into())), home.join(".hermes"));
     assert_eq!(crate::config::hermes_home(None), home.join(".hermes"));
 }
+
+#[test]
+fn agent_reasoning_effort_reads_as_hermes_reads_it() {
+    use crate::llm::effort::Effort;
+    let read = |yaml: &str| ConfigFile::parse(yaml).unwrap().reasoning_effort;
+    assert_eq!(read("agent:\n  reasoning_effort: High\n"), Some(Effort::High));
+    assert_eq!(read("agent:\n  reasoning_effort: false\n"), Some(Effort::None));
+    assert_eq!(read("agent:\n  reasoning_effort: none\n"), Some(Effort::None));
+    assert_eq!(read("agent:\n  reasoning_effort: ''\n"), None);
+    assert_eq!(read("agent:\n  reasoning_effort: turbo\n"), None);
+    assert_eq!(read("agent:\n  max_turns: 3\n"), None);
+}

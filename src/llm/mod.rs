@@ -4,6 +4,7 @@
 
 pub mod anthropic;
 pub mod assemble;
+pub mod effort;
 pub mod error;
 pub mod http;
 pub mod meter;
@@ -35,6 +36,10 @@ pub struct ChatRequest {
     /// OpenAI-style function schemas; empty for a tool-less call.
     pub tools: Vec<Value>,
     pub max_tokens: Option<u32>,
+    /// The reasoning level the user chose (session option or `agent.reasoning_effort`);
+    /// `None` keeps the provider's default. Each provider fits it to its model
+    /// (`effort::resolve`), so a fallback to another wire format still gets a valid level.
+    pub reasoning_effort: Option<effort::Effort>,
 }
 
 /// What a streaming provider reports, in order.

@@ -217,6 +217,7 @@ mod tests {
             messages: Vec::new(),
             tools: Vec::new(),
             max_tokens: None,
+            reasoning_effort: None,
         };
         let policy = RetryPolicy {
             max_retries: 1,

@@ -10,5 +10,5 @@ mod turns;
 
 pub use catalog::ModelCatalog;
 pub use live::{Session, SessionSettings};
-pub use manager::{CheckpointInfo, SessionError, SessionManager, SessionSummary, TurnSeams, UndoReport};
+pub use manager::{CheckpointInfo, EffortChoice, SessionError, SessionManager, SessionSummary, TurnSeams, UndoReport};
 pub use turns::{TurnTicket, Turns};

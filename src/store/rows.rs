@@ -30,6 +30,10 @@ pub struct SessionPreferences {
     /// Automatic context compaction on or off (`None`: `compression.enabled`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auto_compact: Option<bool>,
+    /// The reasoning level id the user picked (`thought_level`; `None`:
+    /// `agent.reasoning_effort`). Kept as text: the store does not know the LLM layer's levels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_effort: Option<String>,
 }
 
 impl SessionPreferences {

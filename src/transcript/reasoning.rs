@@ -1,13 +1,13 @@
 //! Provider-opaque reasoning an assistant message carries so the next request of a tool loop can
-//! hand it back: the OpenAI Responses API's encrypted `reasoning` items today (Anthropic thinking
-//! signatures may join the same way). The agent never reads the payload; the provider that
-//! minted it decides what to send back, and others ignore it.
+//! hand it back: the OpenAI Responses API's encrypted `reasoning` items and Anthropic's signed
+//! `thinking` / `redacted_thinking` blocks (provider `anthropic`). The agent never reads the
+//! payload; the provider that minted it decides what to send back, and others ignore it.
 
 use serde::{Deserialize, Serialize};
 
 /// One opaque reasoning record, stored with its assistant message.
 ///
-/// - `provider`: the wire format that produced it (`openai_responses`, …) — a provider only
+/// - `provider`: the wire format that produced it (`openai_responses`, `anthropic`) — a provider only
 ///   replays records of its own format.
 /// - `issuer`: the endpoint that minted it (a base URL). Encrypted reasoning is sealed to its
 ///   issuer (the Responses API answers HTTP 400 `invalid_encrypted_content` to a foreign one),

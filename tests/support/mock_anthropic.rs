@@ -286,6 +286,24 @@ pub fn tool_use(preamble: &str, id: &str, name: &str, fragments: &[&str]) -> Rep
     Reply::Stream(events)
 }
 
+/// A signed thinking block, then one `tool_use` block with its whole JSON input (the opening
+/// of a thinking tool loop).
+pub fn thinking_then_tool_use(thought: &str, signature: &str, id: &str, name: &str, input: &str) -> Reply {
+    let mut events = vec![message_start(TOKENS)];
+    let deltas = vec![
+        json!({"type": "thinking_delta", "thinking": thought}),
+        json!({"type": "signature_delta", "signature": signature}),
+    ];
+    events.extend(block(0, json!({"type": "thinking", "thinking": ""}), deltas));
+    events.extend(block(
+        1,
+        json!({"type": "tool_use", "id": id, "name": name, "input": {}}),
+        vec![json!({"type": "input_json_delta", "partial_json": input})],
+    ));
+    events.extend(finish("tool_use", TOKENS));
+    Reply::Stream(events)
+}
+
 /// An `error` event right after `message_start` (Anthropic's mid-stream overload).
 pub fn error_event(kind: &str) -> Reply {
     Reply::Stream(vec![

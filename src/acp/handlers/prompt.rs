@@ -132,6 +132,7 @@ async fn run(
         .with_meter(session.meter.clone()),
     );
     let seams = seams(state, cx, &session, &sink, ticket.token());
+    let model_before = session.settings().model;
     let command = match convert::plain_text(&req.prompt) {
         Some(text) => {
             let (sink, fs) = (sink.clone() as Sink, seams.fs.clone());
@@ -142,6 +143,10 @@ async fn run(
     let first = match command {
         Some(commands::Outcome::Reply(reply)) => {
             sink.say(&reply);
+            if session.settings().model != model_before {
+                // `/model` changed what the options offer (the model, its reasoning levels).
+                super::settings::announce_options(state, &session, cx).await;
+            }
             return Ok(PromptResponse::new(StopReason::EndTurn));
         }
         Some(commands::Outcome::Prompt(text)) => Message::user(text),

@@ -10,7 +10,7 @@ use agent_client_protocol::v1::schema::{
 use agent_client_protocol::{Client, Error};
 
 use crate::acp::errors::{invalid_params, to_rpc};
-use crate::acp::options::{AUTO_COMPACT_OPTION, MODE_OPTION, MODEL_OPTION, config_options};
+use crate::acp::options::{AUTO_COMPACT_OPTION, EFFORT_OPTION, MODE_OPTION, MODEL_OPTION, config_options};
 use crate::acp::state::AcpState;
 use crate::session::Session;
 
@@ -45,13 +45,24 @@ pub async fn set_config_option(
                 SessionUpdate::CurrentModeUpdate(CurrentModeUpdate::new(value.clone())),
             );
         }
+        EFFORT_OPTION => state
+            .manager
+            .set_reasoning_effort(&session, &value)
+            .await
+            .map_err(to_rpc)?,
         other => {
             return Err(invalid_params(format!(
-                "unknown config option '{other}'; this agent offers '{MODEL_OPTION}', '{MODE_OPTION}' and '{AUTO_COMPACT_OPTION}'"
+                "unknown config option '{other}'; this agent offers '{MODEL_OPTION}', '{MODE_OPTION}', '{EFFORT_OPTION}' and '{AUTO_COMPACT_OPTION}'"
             )));
         }
     }
     Ok(announce(state, &session, &cx).await)
+}
+
+/// Announces the session's options after a change made elsewhere (`/model`: the model and the
+/// reasoning levels it offers).
+pub async fn announce_options(state: &AcpState, session: &Session, cx: &ConnectionTo<Client>) {
+    announce(state, session, cx).await;
 }
 
 /// The session's options after a change, announced with `config_option_update` and returned.

@@ -92,6 +92,7 @@ pub fn summary_request(middle: &[Message], model: &str, instructions: Option<&st
         tools: Vec::new(),
         // No output cap: a cut-off summary is worse than a long one (Hermes sends none either).
         max_tokens: None,
+        reasoning_effort: None,
     }
 }
 

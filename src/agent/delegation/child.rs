@@ -115,6 +115,7 @@ pub(super) async fn run(
             compaction,
             live_tools: None,
             subagent: true,
+            reasoning_effort: delegation.child_effort(),
         },
     };
     let mut history = Vec::new();

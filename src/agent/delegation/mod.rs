@@ -1,6 +1,7 @@
 //! Running `delegate_task`'s children (the `tools::delegate::Delegator` seam). Each child is a
 //! full turn — `run_turn` with its own in-memory history, a focused system prompt, the parent's
-//! provider, fallbacks and model, its own iteration budget, and the parent's tools minus the
+//! provider, fallbacks, model and reasoning effort (unless `delegation.reasoning_effort` sets
+//! one, as in Hermes), its own iteration budget, and the parent's tools minus the
 //! blocked ones — started within the parent's tool call and joined before it returns, at most
 //! `delegation.max_concurrent_children` at once. A child's token is a child of the call's, so
 //! cancelling the parent cancels every child and drops its provider stream. Children are not
@@ -33,6 +34,8 @@ pub struct Delegation {
     model: String,
     /// The editor side; `None` folds children into the card with the parent's approver.
     host: Option<Arc<dyn SubagentHost>>,
+    /// The parent session's reasoning level, inherited by children.
+    reasoning_effort: Option<crate::llm::effort::Effort>,
     depth: u32,
     /// Tokens every descendant used, shared down the tree, added to the parent turn's usage.
     usage: Arc<Mutex<Usage>>,
@@ -51,9 +54,22 @@ impl Delegation {
             provider,
             model,
             host,
+            reasoning_effort: None,
             depth: 0,
             usage: Arc::default(),
         }
+    }
+
+    /// Children think at this level (the parent session's), unless `delegation.reasoning_effort`
+    /// names another.
+    pub fn with_reasoning_effort(mut self, effort: Option<crate::llm::effort::Effort>) -> Delegation {
+        self.reasoning_effort = effort;
+        self
+    }
+
+    /// The level a child's turn asks for.
+    fn child_effort(&self) -> Option<crate::llm::effort::Effort> {
+        self.config().reasoning_effort.or(self.reasoning_effort)
     }
 
     /// Tokens the children used so far (all levels).

@@ -3,11 +3,13 @@
 //! are merged and tool results become `tool_result` blocks in a user turn), every `tool_use`
 //! needs its `tool_result` in the very next user turn, results come first in that turn, blank
 //! text blocks and empty content arrays are rejected, and ids must match `[a-zA-Z0-9_-]+`.
-//! Assistant reasoning is not sent back (we keep no thinking signatures to replay it with).
+//! An assistant message's signed thinking blocks (kept as `OpaqueReasoning` records) go back
+//! first, unchanged and in order, as Anthropic requires when a tool loop continues; its plain
+//! reasoning text is never sent otherwise.
 
 use serde_json::{Map, Value, json};
 
-use crate::transcript::{Message, Part, Role};
+use crate::transcript::{Message, OpaqueReasoning, Part, Role};
 
 /// Stands in for a message whose content would otherwise be empty (Anthropic rejects that).
 const EMPTY_USER: &str = "(empty message)";
@@ -46,8 +48,14 @@ struct Turn {
     blocks: Vec<Value>,
 }
 
-/// Converts the request's messages.
+/// Converts the request's messages, replaying thinking blocks of any endpoint.
 pub fn convert(messages: &[Message]) -> Converted {
+    convert_for(messages, "")
+}
+
+/// Converts the request's messages for the endpoint `issuer`: thinking blocks another endpoint
+/// signed are left out (their signatures would not verify); an empty issuer replays them all.
+pub fn convert_for(messages: &[Message], issuer: &str) -> Converted {
     let mut system: Vec<String> = Vec::new();
     let mut turns: Vec<Turn> = Vec::new();
     for message in messages {
@@ -61,7 +69,7 @@ pub fn convert(messages: &[Message]) -> Converted {
             Role::User => push(&mut turns, Side::User, user_blocks(message)),
             // An assistant message with nothing to say (only reasoning, or nothing) is dropped
             // rather than padded: its neighbours merge and the model loses nothing.
-            Role::Assistant => push(&mut turns, Side::Assistant, assistant_blocks(message)),
+            Role::Assistant => push(&mut turns, Side::Assistant, assistant_blocks(message, issuer)),
             Role::Tool => push(&mut turns, Side::User, vec![tool_result_block(message)]),
         }
     }
@@ -122,8 +130,13 @@ fn user_blocks(message: &Message) -> Vec<Value> {
     }
 }
 
-fn assistant_blocks(message: &Message) -> Vec<Value> {
-    let mut blocks = Vec::new();
+fn assistant_blocks(message: &Message, issuer: &str) -> Vec<Value> {
+    let mut blocks: Vec<Value> = message
+        .opaque_reasoning
+        .iter()
+        .filter_map(|record| thinking_block(record, issuer))
+        .collect();
+    let thinking = blocks.len();
     let text = message.text_content();
     if !text.trim().is_empty() {
         blocks.push(text_block(&text));
@@ -136,7 +149,47 @@ fn assistant_blocks(message: &Message) -> Vec<Value> {
             "input": parse_arguments(&call.arguments),
         }));
     }
+    if blocks.len() == thinking {
+        // Thinking alone is no answer (Anthropic wants text or a call after it): dropped.
+        blocks.clear();
+    }
     blocks
+}
+
+/// A stored thinking record as the block to send back, when it is one of ours for `issuer`.
+fn thinking_block(record: &OpaqueReasoning, issuer: &str) -> Option<Value> {
+    if record.provider != super::REASONING_FORMAT
+        || !(issuer.is_empty() || record.issuer.is_empty() || record.issuer == issuer)
+    {
+        return None;
+    }
+    let data = record.data.as_object()?;
+    match data.get("type")?.as_str()? {
+        "thinking" => {
+            let signature = data.get("signature")?.as_str().filter(|s| !s.is_empty())?;
+            let thinking = data.get("thinking").and_then(Value::as_str).unwrap_or("");
+            Some(json!({"type": "thinking", "thinking": thinking, "signature": signature}))
+        }
+        "redacted_thinking" => {
+            let payload = data.get("data")?.as_str().filter(|d| !d.is_empty())?;
+            Some(json!({"type": "redacted_thinking", "data": payload}))
+        }
+        _ => None,
+    }
+}
+
+/// Whether the conversation ends in a tool loop whose assistant turn does not open with a
+/// thinking block: Anthropic then refuses a request with thinking on (the turn was made with
+/// thinking off, or by another provider), so such a request goes without.
+pub fn loop_lacks_thinking(messages: &[Value]) -> bool {
+    let [.., assistant, last] = messages else {
+        return false;
+    };
+    let blocks = |m: &Value| m.get("content").and_then(Value::as_array).cloned().unwrap_or_default();
+    let answers_calls = last.get("role").and_then(Value::as_str) == Some("user")
+        && blocks(last).iter().any(|b| is_type(b, "tool_result"));
+    let first = blocks(assistant).into_iter().next();
+    answers_calls && !first.is_some_and(|b| is_type(&b, "thinking") || is_type(&b, "redacted_thinking"))
 }
 
 /// A tool result; images the tool returned go inside it (every Claude since 3 reads images).

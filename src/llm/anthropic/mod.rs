@@ -22,6 +22,8 @@ use request::BodyOptions;
 pub use sse::SseParser;
 
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
+/// The `OpaqueReasoning::provider` of the thinking blocks this API signs.
+pub const REASONING_FORMAT: &str = "anthropic";
 /// Beta flags Anthropic requires on the subscription (OAuth) route.
 const OAUTH_BETAS: &str = "claude-code-20250219,oauth-2025-04-20";
 /// The client Anthropic expects on the subscription route (Hermes sends the same shape).
@@ -131,6 +133,7 @@ impl Provider for AnthropicProvider {
             let options = BodyOptions {
                 cache_ttl: self.cache_ttl,
                 oauth: self.oauth,
+                issuer: &self.base_url,
             };
             let (body, names) = request::request_body(request, options);
             let response = self
@@ -143,7 +146,9 @@ impl Provider for AnthropicProvider {
             if !response.status().is_success() {
                 return Err(http::status_error(&self.id, &self.key_hint, response).await);
             }
-            let parser = SseParser::new(&self.id, &self.key_hint).with_tool_names(names);
+            let parser = SseParser::new(&self.id, &self.key_hint)
+                .with_tool_names(names)
+                .with_issuer(&self.base_url);
             let limits = http::rate_limits(&response);
             Ok(http::with_rate_limits(
                 limits,

@@ -1,7 +1,9 @@
 //! The JSON body of a streaming `POST /v1/messages`: model id, `max_tokens` (required by
 //! Anthropic), the converted conversation, tools in Anthropic's schema, prompt-cache
-//! breakpoints, and — for Claude subscription (OAuth) tokens — the Claude Code identity that
-//! Anthropic expects on that route, as Hermes sends it.
+//! breakpoints, thinking for the chosen reasoning effort (Hermes' shapes: a token budget for
+//! Claude 3.7–4.5, adaptive thinking with `output_config.effort` from 4.6), and — for Claude
+//! subscription (OAuth) tokens — the Claude Code identity that Anthropic expects on that
+//! route, as Hermes sends it.
 
 use std::collections::HashMap;
 
@@ -10,11 +12,15 @@ use serde_json::{Map, Value, json};
 use super::convert::{self, text_block};
 use crate::config::file::CacheTtl;
 use crate::llm::ChatRequest;
+use crate::llm::effort::{self, ClaudeThinking, Effort, Route};
 
 /// Output cap when the request names none and the model is not a Claude model we know.
 pub const DEFAULT_MAX_TOKENS: u32 = 8192;
 /// Output cap for current Claude models (every Claude 4 model accepts at least this much).
 pub const CLAUDE_MAX_TOKENS: u32 = 32_000;
+/// Room for the answer above a manual thinking budget (`max_tokens` must exceed the budget;
+/// Hermes leaves the same).
+const ANSWER_ROOM: u32 = 4_096;
 
 /// The first system block on the OAuth route: without it Anthropic intermittently fails
 /// subscription requests (Hermes' observation).
@@ -31,10 +37,13 @@ const OAUTH_SYSTEM_REPLACEMENTS: [(&str, &str); 4] = [
 
 /// How the body is shaped beyond the request itself.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct BodyOptions {
+pub struct BodyOptions<'a> {
     pub cache_ttl: CacheTtl,
     /// Apply the Claude Code identity transforms (subscription tokens).
     pub oauth: bool,
+    /// The endpoint the request goes to: only thinking blocks it signed are replayed (empty:
+    /// all of them).
+    pub issuer: &'a str,
 }
 
 /// Maps the tool names the model sees on the wire back to ours (only the OAuth route renames).
@@ -49,8 +58,8 @@ impl ToolNames {
 }
 
 /// The request body and the tool-name mapping its answer needs.
-pub fn request_body(request: &ChatRequest, options: BodyOptions) -> (Value, ToolNames) {
-    let converted = convert::convert(&request.messages);
+pub fn request_body(request: &ChatRequest, options: BodyOptions<'_>) -> (Value, ToolNames) {
+    let converted = convert::convert_for(&request.messages, options.issuer);
     let mut system: Vec<Value> = Vec::new();
     if options.oauth {
         system.push(text_block(CLAUDE_CODE_IDENTITY));
@@ -92,6 +101,10 @@ pub fn request_body(request: &ChatRequest, options: BodyOptions) -> (Value, Tool
     }
     apply_cache_markers(&mut system, &mut messages, options.cache_ttl);
     let model = normalize_model(&request.model);
+    // A loop made without thinking cannot continue with it: that request keeps the default.
+    let wanted = request
+        .reasoning_effort
+        .filter(|_| !convert::loop_lacks_thinking(&messages));
     let mut body = json!({
         "model": model,
         "max_tokens": request.max_tokens.unwrap_or_else(|| default_max_tokens(&model)),
@@ -104,12 +117,30 @@ pub fn request_body(request: &ChatRequest, options: BodyOptions) -> (Value, Tool
     if !tools.is_empty() {
         body["tools"] = Value::Array(tools);
     }
-    if disables_thinking(&model) {
-        // Claude 4.6+ thinks unless told not to, and a thinking turn that calls tools must be
-        // replayed with its signed thinking block, which our transcript does not keep.
-        body["thinking"] = json!({"type": "disabled"});
-    }
+    add_thinking(&mut body, &model, wanted);
     (body, names)
+}
+
+/// Thinking for the chosen level. Unset or none: Claude 4.6+ is told not to think (it would
+/// by default), older models are left alone. Otherwise a manual budget (with `max_tokens`
+/// above it) or adaptive thinking at that effort, summarised so the reasoning stays visible
+/// (Hermes' `anthropic_adapter`). No temperature is ever sent, which thinking requires.
+fn add_thinking(body: &mut Value, model: &str, wanted: Option<Effort>) {
+    let level = effort::resolve(Route::Anthropic, model, wanted).filter(|l| *l != Effort::None);
+    match (level, effort::claude_thinking(model)) {
+        (Some(level), ClaudeThinking::Manual) => {
+            let budget = effort::thinking_budget(level);
+            body["thinking"] = json!({"type": "enabled", "budget_tokens": budget});
+            let max = body["max_tokens"].as_u64().unwrap_or(0);
+            body["max_tokens"] = json!(max.max(u64::from(budget + ANSWER_ROOM)));
+        }
+        (Some(level), ClaudeThinking::Adaptive) => {
+            body["thinking"] = json!({"type": "adaptive", "display": "summarized"});
+            body["output_config"] = json!({"effort": level.id()});
+        }
+        _ if disables_thinking(model) => body["thinking"] = json!({"type": "disabled"}),
+        _ => {}
+    }
 }
 
 /// `cache_control` on the system prompt's last block and on the last block of each of the
@@ -202,19 +233,7 @@ pub fn default_max_tokens(model: &str) -> u32 {
 /// Whether to send `thinking: {type: disabled}`: Claude models from 4.6 on think by default
 /// (the older families think only when asked, and some newer ones refuse the switch).
 fn disables_thinking(model: &str) -> bool {
-    const LEGACY: [&str; 9] = [
-        "claude-3",
-        "claude-2",
-        "claude-instant",
-        "claude-opus-4-0",
-        "claude-opus-4-1",
-        "claude-opus-4-2025",
-        "claude-sonnet-4-0",
-        "claude-sonnet-4-2025",
-        "-4-5",
-    ];
-    let model = model.to_ascii_lowercase();
-    model.starts_with("claude-") && !model.contains("fable") && !LEGACY.iter().any(|l| model.contains(l))
+    effort::claude_thinking(model) == ClaudeThinking::Adaptive && !effort::claude_always_thinks(model)
 }
 
 fn oauth_prose(text: &str) -> String {

@@ -1,5 +1,7 @@
 //! The streamed Messages answer: SSE events (`message_start`, `content_block_start/delta/stop`,
-//! `message_delta`, `message_stop`, `ping`, `error`) folded into our `StreamEvent`s. `SseParser`
+//! `message_delta`, `message_stop`, `ping`, `error`) folded into our `StreamEvent`s. Thinking
+//! blocks (text + signature) and `redacted_thinking` blocks also become `OpaqueReasoning`
+//! records when they end, so a tool loop can hand them back unchanged. `SseParser`
 //! is pure (one event in, events out) so it is unit-tested and benchmarked without HTTP;
 //! `event_stream` drives it over a response and reports a stream that ends before
 //! `message_stop` as truncated.
@@ -13,13 +15,19 @@ use serde::Deserialize;
 use super::request::ToolNames;
 use super::wire::{BlockDelta, BlockStart, BlockStop, ErrorEvent, MessageDelta, MessageStart, Typed, WireUsage};
 use crate::llm::{EventStream, LlmError, StreamEvent};
-use crate::transcript::Usage;
+use crate::transcript::{OpaqueReasoning, Usage};
 
 /// What one content block is, remembered from its start event.
 #[derive(Debug)]
 enum Block {
     Text,
-    Thinking,
+    /// The thinking text and signature so far (both must go back verbatim).
+    Thinking {
+        text: String,
+        signature: String,
+    },
+    /// Encrypted thinking the safety system withheld; its `data` goes back as is.
+    RedactedThinking(String),
     ToolUse {
         /// Whether any `input_json_delta` arrived (a tool without arguments sends none).
         streamed: bool,
@@ -34,6 +42,8 @@ enum Block {
 pub struct SseParser {
     provider: String,
     key_hint: String,
+    /// The endpoint whose signatures these are (see `OpaqueReasoning::issuer`).
+    issuer: String,
     names: ToolNames,
     blocks: Vec<(usize, Block)>,
     usage: Usage,
@@ -46,6 +56,7 @@ impl SseParser {
         SseParser {
             provider: provider.to_string(),
             key_hint: key_hint.to_string(),
+            issuer: String::new(),
             names: ToolNames::default(),
             blocks: Vec::new(),
             usage: Usage::default(),
@@ -57,6 +68,12 @@ impl SseParser {
     /// Maps wire tool names back to ours (the OAuth route renames tools).
     pub fn with_tool_names(mut self, names: ToolNames) -> SseParser {
         self.names = names;
+        self
+    }
+
+    /// Stamps thinking records with the endpoint that signed them.
+    pub fn with_issuer(mut self, issuer: &str) -> SseParser {
+        self.issuer = issuer.to_string();
         self
     }
 
@@ -87,14 +104,27 @@ impl SseParser {
             "content_block_delta" => self.block_delta(self.decode(data)?, out),
             "content_block_stop" => {
                 let stop: BlockStop = self.decode(data)?;
-                if let Some(Block::ToolUse {
-                    streamed: false,
-                    initial,
-                }) = self.block_mut(stop.index)
-                {
-                    // No argument fragments came: the call has its start input or none at all.
-                    let arguments = initial.take().unwrap_or_else(|| "{}".to_string());
-                    out.push(tool_delta(stop.index, None, None, arguments));
+                let issuer = self.issuer.clone();
+                match self.block_mut(stop.index) {
+                    Some(Block::ToolUse {
+                        streamed: false,
+                        initial,
+                    }) => {
+                        // No argument fragments came: the call has its start input or none.
+                        let arguments = initial.take().unwrap_or_else(|| "{}".to_string());
+                        out.push(tool_delta(stop.index, None, None, arguments));
+                    }
+                    // Unsigned thinking cannot be replayed (Anthropic refuses it): not kept.
+                    Some(Block::Thinking { text, signature }) if !signature.is_empty() => {
+                        let data = serde_json::json!({"type": "thinking", "thinking": std::mem::take(text),
+                            "signature": std::mem::take(signature)});
+                        out.push(opaque(issuer, data));
+                    }
+                    Some(Block::RedactedThinking(payload)) if !payload.is_empty() => {
+                        let data = serde_json::json!({"type": "redacted_thinking", "data": std::mem::take(payload)});
+                        out.push(opaque(issuer, data));
+                    }
+                    _ => {}
                 }
             }
             "message_delta" => {
@@ -134,9 +164,14 @@ impl SseParser {
                 Block::Text
             }
             "thinking" => {
+                let text = block.thinking.clone().unwrap_or_default();
                 push_text(out, block.thinking, StreamEvent::Reasoning);
-                Block::Thinking
+                Block::Thinking {
+                    text,
+                    signature: block.signature.unwrap_or_default(),
+                }
             }
+            "redacted_thinking" => Block::RedactedThinking(block.data.unwrap_or_default()),
             "tool_use" => {
                 let name = block.name.map(|n| self.names.original(&n));
                 out.push(tool_delta(start.index, block.id, name, String::new()));
@@ -149,7 +184,7 @@ impl SseParser {
                     initial,
                 }
             }
-            // redacted_thinking, server tool blocks…: nothing for the user or the transcript.
+            // Server tool blocks…: nothing for the user or the transcript.
             _ => Block::Other,
         };
         self.blocks.retain(|(i, _)| *i != start.index);
@@ -161,7 +196,19 @@ impl SseParser {
         let delta = delta.delta;
         match delta.kind.as_ref() {
             "text_delta" => push_text(out, delta.text, StreamEvent::Text),
-            "thinking_delta" => push_text(out, delta.thinking, StreamEvent::Reasoning),
+            "thinking_delta" => {
+                if let (Some(Block::Thinking { text, .. }), Some(piece)) = (self.block_mut(index), &delta.thinking) {
+                    text.push_str(piece);
+                }
+                push_text(out, delta.thinking, StreamEvent::Reasoning);
+            }
+            "signature_delta" => {
+                if let (Some(Block::Thinking { signature, .. }), Some(piece)) =
+                    (self.block_mut(index), &delta.signature)
+                {
+                    signature.push_str(piece);
+                }
+            }
             "input_json_delta" => {
                 let fragment = delta.partial_json.unwrap_or_default();
                 if fragment.is_empty() {
@@ -173,7 +220,7 @@ impl SseParser {
                 }
                 out.push(tool_delta(index, None, None, fragment));
             }
-            // signature_delta (thinking signatures), citations_delta…: not kept.
+            // citations_delta…: not kept.
             _ => {}
         }
     }
@@ -245,6 +292,14 @@ fn push_text(out: &mut Vec<StreamEvent>, text: Option<String>, make: fn(String) 
     if let Some(text) = text.filter(|t| !t.is_empty()) {
         out.push(make(text));
     }
+}
+
+fn opaque(issuer: String, data: serde_json::Value) -> StreamEvent {
+    StreamEvent::OpaqueReasoning(OpaqueReasoning {
+        provider: super::REASONING_FORMAT.to_string(),
+        issuer,
+        data,
+    })
 }
 
 fn tool_delta(index: usize, id: Option<String>, name: Option<String>, arguments: String) -> StreamEvent {

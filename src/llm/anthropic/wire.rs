@@ -51,6 +51,12 @@ pub(super) struct StartedBlock {
     pub(super) name: Option<String>,
     #[serde(default)]
     pub(super) input: Option<serde_json::Value>,
+    /// A thinking block's signature (usually empty here, streamed as `signature_delta`).
+    #[serde(default)]
+    pub(super) signature: Option<String>,
+    /// A `redacted_thinking` block's encrypted payload.
+    #[serde(default)]
+    pub(super) data: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -70,6 +76,8 @@ pub(super) struct Delta<'a> {
     pub(super) thinking: Option<String>,
     #[serde(default)]
     pub(super) partial_json: Option<String>,
+    #[serde(default)]
+    pub(super) signature: Option<String>,
 }
 
 #[derive(Deserialize)]

@@ -1,13 +1,16 @@
 //! The chat-completions request body: our transcript in OpenAI's message shape (text or
-//! multimodal user content, assistant tool calls, tool results), plus tools and limits.
+//! multimodal user content, assistant tool calls, tool results), plus tools, limits and the
+//! reasoning effort (`reasoning_effort`, or OpenRouter's `reasoning` object).
 
 use serde_json::{Value, json};
 
 use crate::llm::ChatRequest;
+use crate::llm::effort::{self, Effort, Route};
 use crate::transcript::{Message, Part, Role};
 
-/// The JSON body of a streaming chat-completions request.
-pub fn request_body(request: &ChatRequest) -> Value {
+/// The JSON body of a streaming chat-completions request; `route` says whether the endpoint is
+/// OpenRouter (see `effort::Route::of`).
+pub fn request_body(request: &ChatRequest, route: Route) -> Value {
     let mut body = json!({
         "model": request.model,
         "messages": wire_messages(&request.messages, crate::llm::vision::accepts_images(&request.model)),
@@ -20,7 +23,26 @@ pub fn request_body(request: &ChatRequest) -> Value {
     if let Some(max) = request.max_tokens {
         body["max_tokens"] = json!(max);
     }
+    if let Some(level) = effort::resolve(route, &request.model, request.reasoning_effort) {
+        add_effort(&mut body, route, &request.model, level);
+    }
     body
+}
+
+/// The effort in the endpoint's words. OpenRouter: `reasoning: {enabled, effort}` (Hermes
+/// passes its reasoning config through the same way), except adaptive Claude models, which
+/// take the effort as `verbosity` and refuse any `reasoning` object (Hermes' OpenRouter
+/// profile). Other endpoints: OpenAI's top-level `reasoning_effort`.
+fn add_effort(body: &mut Value, route: Route, model: &str, level: Effort) {
+    if route != Route::OpenRouter {
+        body["reasoning_effort"] = json!(level.id());
+    } else if effort::openrouter_claude_adaptive(model) {
+        body["verbosity"] = json!(level.id());
+    } else if level == Effort::None {
+        body["reasoning"] = json!({"enabled": false});
+    } else {
+        body["reasoning"] = json!({"enabled": true, "effort": level.id()});
+    }
 }
 
 /// The conversation on the wire. Tool messages carry text only, so images a tool returned
@@ -114,8 +136,9 @@ mod tests {
             ],
             tools: vec![json!({"type": "function"})],
             max_tokens: None,
+            reasoning_effort: None,
         };
-        let body = request_body(&request);
+        let body = request_body(&request, Route::ChatCompletions);
         assert_eq!(
             body["messages"][2],
             json!({"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "todo", "arguments": "{}"}}]})
@@ -144,8 +167,9 @@ mod tests {
             messages: vec![Message::user("look"), assistant, shot, plain, Message::user("and?")],
             tools: Vec::new(),
             max_tokens: None,
+            reasoning_effort: None,
         };
-        request_body(&request)["messages"].clone()
+        request_body(&request, Route::ChatCompletions)["messages"].clone()
     }
 
     #[test]
@@ -172,5 +196,69 @@ mod tests {
         let messages = history_with_a_tool_image("deepseek/deepseek-chat");
         assert_eq!(messages.as_array().unwrap().len(), 5);
         assert_eq!(messages[2]["content"], "[image: image/png, 3 bytes]");
+    }
+
+    fn effort_body(route: Route, model: &str, wanted: Option<Effort>) -> Value {
+        let request = ChatRequest {
+            model: model.into(),
+            messages: vec![Message::user("hi")],
+            tools: Vec::new(),
+            max_tokens: None,
+            reasoning_effort: wanted,
+        };
+        let body = request_body(&request, route);
+        let keys = ["reasoning_effort", "reasoning", "verbosity"];
+        keys.iter()
+            .filter_map(|k| body.get(*k).map(|v| json!({*k: v})))
+            .next()
+            .unwrap_or(Value::Null)
+    }
+
+    #[test]
+    fn openai_reasoning_models_get_reasoning_effort_fitted_to_the_model() {
+        let cc = Route::ChatCompletions;
+        assert_eq!(
+            effort_body(cc, "o3-mini", Some(Effort::High)),
+            json!({"reasoning_effort": "high"})
+        );
+        assert_eq!(
+            effort_body(cc, "gpt-5.1", Some(Effort::None)),
+            json!({"reasoning_effort": "none"})
+        );
+        assert_eq!(
+            effort_body(cc, "o4-mini", Some(Effort::XHigh)),
+            json!({"reasoning_effort": "high"})
+        );
+        assert_eq!(
+            effort_body(cc, "gpt-4o", Some(Effort::High)),
+            Value::Null,
+            "no knob, nothing sent"
+        );
+        assert_eq!(
+            effort_body(cc, "o3", None),
+            Value::Null,
+            "unset keeps the provider's default"
+        );
+    }
+
+    #[test]
+    fn openrouter_gets_its_reasoning_object() {
+        let or = Route::OpenRouter;
+        assert_eq!(
+            effort_body(or, "deepseek/deepseek-r1", Some(Effort::Low)),
+            json!({"reasoning": {"enabled": true, "effort": "low"}})
+        );
+        assert_eq!(
+            effort_body(or, "openai/gpt-5", Some(Effort::None)),
+            json!({"reasoning": {"enabled": false}})
+        );
+        assert_eq!(
+            effort_body(or, "anthropic/claude-sonnet-4.6", Some(Effort::High)),
+            json!({"verbosity": "high"})
+        );
+        assert_eq!(
+            effort_body(or, "meta-llama/llama-3-70b", Some(Effort::High)),
+            Value::Null
+        );
     }
 }

@@ -1,15 +1,16 @@
 //! The Responses API request body (Hermes' `ResponsesApiTransport.build_kwargs`): `model`,
 //! `instructions`, `input`, flat function tools, `store: false`, `stream: true`, reasoning with
-//! a summary and its encrypted content included (so the next request can hand it back),
+//! the session's effort (medium when unset, as Hermes), a summary and its encrypted content included (so the next request can hand it back),
 //! parallel tool calls and the output cap.
 
 use serde_json::{Value, json};
 
 use super::convert::input_items;
 use crate::llm::ChatRequest;
+use crate::llm::effort::{self, Effort, Route};
 
 /// Hermes' default effort when `agent.reasoning_effort` is unset.
-const REASONING_EFFORT: &str = "medium";
+const REASONING_EFFORT: Effort = Effort::Medium;
 /// The smallest `max_output_tokens` the Responses API accepts.
 const MIN_OUTPUT_TOKENS: u32 = 16;
 
@@ -33,7 +34,8 @@ pub fn request_body(request: &ChatRequest, issuer: &str) -> Value {
         body["parallel_tool_calls"] = json!(true);
     }
     if reasons(&request.model) {
-        body["reasoning"] = json!({"effort": REASONING_EFFORT, "summary": "auto"});
+        let level = effort::resolve(Route::Responses, &request.model, request.reasoning_effort);
+        body["reasoning"] = json!({"effort": level.unwrap_or(REASONING_EFFORT).id(), "summary": "auto"});
         body["include"] = json!(["reasoning.encrypted_content"]);
     } else {
         body["include"] = json!([]);

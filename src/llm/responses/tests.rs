@@ -48,6 +48,7 @@ fn the_body_has_instructions_flat_tools_and_reasoning_settings() {
             "parameters": {"type": "object", "properties": {"x": {"type": "string"}}}}}),
         ],
         max_tokens: Some(64),
+        reasoning_effort: None,
     };
     let body = request_body(&request, ISSUER);
     assert_eq!(body["model"], "gpt-5");
@@ -76,6 +77,7 @@ fn the_body_has_instructions_flat_tools_and_reasoning_settings() {
             messages: vec![Message::user("hi")],
             tools: Vec::new(),
             max_tokens: Some(1),
+            reasoning_effort: None,
         },
         ISSUER,
     );
@@ -308,4 +310,28 @@ fn failures_become_errors_with_the_servers_words() {
     let mut out = Vec::new();
     let bad = ResponsesParser::new("p", "k", ISSUER).feed("", "{not json", &mut out);
     assert!(matches!(bad, Err(LlmError::Protocol { .. })));
+}
+
+#[test]
+fn the_sessions_effort_replaces_the_default_fitted_to_the_model() {
+    use crate::llm::effort::Effort;
+    let effort = |model: &str, wanted: Option<Effort>| {
+        let request = ChatRequest {
+            model: model.into(),
+            messages: vec![Message::user("hi")],
+            tools: Vec::new(),
+            max_tokens: None,
+            reasoning_effort: wanted,
+        };
+        request_body(&request, ISSUER)["reasoning"]["effort"].clone()
+    };
+    assert_eq!(effort("gpt-5.2", Some(Effort::XHigh)), "xhigh");
+    assert_eq!(effort("gpt-5.1", Some(Effort::None)), "none");
+    assert_eq!(
+        effort("gpt-5", Some(Effort::Minimal)),
+        "low",
+        "Hermes sends minimal as low"
+    );
+    assert_eq!(effort("gpt-5", None), "medium");
+    assert_eq!(effort("o3", Some(Effort::Max)), "high");
 }

@@ -6,6 +6,7 @@
 //! live in the submodules.
 
 mod compaction;
+mod effort;
 mod hermes;
 mod lifecycle;
 mod listing;
@@ -15,6 +16,7 @@ mod prompt;
 mod records;
 mod undo;
 
+pub use effort::EffortChoice;
 pub use records::title_from;
 use records::{check_cwd, record_for};
 pub use undo::{CheckpointInfo, UndoReport};

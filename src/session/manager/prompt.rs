@@ -70,12 +70,16 @@ impl SessionManager {
                 session.cache_system_prompt(built)
             }
         };
-        let delegation = Arc::new(agent::delegation::Delegation::new(
-            self.services.clone(),
-            provider.clone(),
-            settings.model.clone(),
-            seams.subagents,
-        ));
+        let reasoning_effort = self.reasoning_effort(session);
+        let delegation = Arc::new(
+            agent::delegation::Delegation::new(
+                self.services.clone(),
+                provider.clone(),
+                settings.model.clone(),
+                seams.subagents,
+            )
+            .with_reasoning_effort(reasoning_effort),
+        );
         let checkpoints = self.turn_checkpoint(session, settings.cwd.clone(), seams.events.clone());
         let scope = SessionScope {
             session_id: session.id.clone(),
@@ -96,6 +100,7 @@ impl SessionManager {
         };
         let priced_model = settings.model.clone();
         let turn = TurnScope {
+            reasoning_effort,
             provider: provider.clone(),
             compaction: self.compaction_settings(session, &settings.model),
             model: settings.model,

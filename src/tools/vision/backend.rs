@@ -178,6 +178,7 @@ pub fn request(model: &str, prompt: &str, data_url: &str) -> ChatRequest {
         }],
         tools: Vec::new(),
         max_tokens: Some(MAX_TOKENS),
+        reasoning_effort: None,
     }
 }
 

@@ -4,6 +4,7 @@
 mod convert;
 mod request;
 mod sse;
+mod thinking;
 
 use super::*;
 

@@ -34,6 +34,7 @@ fn conversation() -> ChatRequest {
         ],
         tools: vec![todo_schema()],
         max_tokens: None,
+        reasoning_effort: None,
     }
 }
 
@@ -93,6 +94,7 @@ fn cache_markers_sit_on_the_system_and_the_last_three_messages() {
     let options = BodyOptions {
         cache_ttl: CacheTtl::OneHour,
         oauth: false,
+        issuer: "",
     };
     let (body, _) = request_body(&conversation(), options);
     let hour = json!({"type": "ephemeral", "ttl": "1h"});
@@ -108,6 +110,7 @@ fn short_conversations_get_fewer_markers() {
         messages: vec![Message::user("only")],
         tools: Vec::new(),
         max_tokens: None,
+        reasoning_effort: None,
     };
     let (body, _) = request_body(&request, BodyOptions::default());
     assert!(body.get("system").is_none(), "no empty system");
@@ -160,6 +163,7 @@ fn oauth_requests_carry_the_claude_code_identity_and_wire_tool_names() {
     let options = BodyOptions {
         cache_ttl: CacheTtl::FiveMinutes,
         oauth: true,
+        issuer: "",
     };
     let mut request = conversation();
     request

@@ -6,7 +6,15 @@ use serde_json::{Value, json};
 
 use crate::llm::anthropic::sse::{SseParser, event_stream, finish_reason};
 use crate::llm::{Assembler, LlmError, StreamEvent};
-use crate::transcript::Usage;
+use crate::transcript::{OpaqueReasoning, Usage};
+
+fn signed_thinking(issuer: &str, text: &str, signature: &str) -> StreamEvent {
+    StreamEvent::OpaqueReasoning(OpaqueReasoning {
+        provider: "anthropic".into(),
+        issuer: issuer.into(),
+        data: json!({"type": "thinking", "thinking": text, "signature": signature}),
+    })
+}
 
 fn feed_all(parser: &mut SseParser, events: &[(&str, Value)]) -> Result<Vec<StreamEvent>, LlmError> {
     let mut out = Vec::new();
@@ -108,6 +116,7 @@ fn text_thinking_tool_use_usage_and_stop_reason() {
         vec![
             StreamEvent::Reasoning("Let me ".into()),
             StreamEvent::Reasoning("think.".into()),
+            signed_thinking("", "Let me think.", "EqQBCgIYAhIM"),
             StreamEvent::Text("I'll plan.".into()),
             tool_delta(2, Some("toolu_01"), Some("todo"), ""),
             tool_delta(2, None, None, "{\"todos\": [{\"id\""),
@@ -268,4 +277,42 @@ async fn a_stream_without_message_stop_is_truncated() {
     .await;
     assert_eq!(results.len(), 1, "the error ends the stream: {results:?}");
     assert!(matches!(results[0], Err(LlmError::Status { status: 529, .. })));
+}
+
+#[test]
+fn signed_and_redacted_thinking_are_kept_for_the_next_request_unsigned_thinking_is_not() {
+    let mut parser = SseParser::new("anthropic", "k").with_issuer("https://api.anthropic.com");
+    let events = feed_all(
+        &mut parser,
+        &[
+            start(10, 0, 0),
+            block_start(0, json!({"type": "thinking", "thinking": "a", "signature": ""})),
+            delta(0, json!({"type": "thinking_delta", "thinking": "b"})),
+            delta(0, json!({"type": "signature_delta", "signature": "SIG"})),
+            delta(0, json!({"type": "signature_delta", "signature": "NATURE"})),
+            stop(0),
+            block_start(1, json!({"type": "redacted_thinking", "data": "ENCRYPTED"})),
+            stop(1),
+            block_start(2, json!({"type": "thinking", "thinking": "unsigned"})),
+            stop(2),
+            message_delta("end_turn", 3),
+            message_stop(),
+        ],
+    )
+    .unwrap();
+    let records: Vec<&StreamEvent> = events
+        .iter()
+        .filter(|e| matches!(e, StreamEvent::OpaqueReasoning(_)))
+        .collect();
+    assert_eq!(
+        records,
+        [
+            &signed_thinking("https://api.anthropic.com", "ab", "SIGNATURE"),
+            &StreamEvent::OpaqueReasoning(OpaqueReasoning {
+                provider: "anthropic".into(),
+                issuer: "https://api.anthropic.com".into(),
+                data: json!({"type": "redacted_thinking", "data": "ENCRYPTED"}),
+            }),
+        ]
+    );
 }
