@@ -1,7 +1,9 @@
 //! The models offered in the editor's model picker: the configured default, `model.choices`
-//! from config.yaml, and whatever the provider's `GET /models` lists. The provider is asked once
-//! in the background at start; a session never waits more than a moment for it.
+//! from config.yaml, and whatever the provider's `GET /models` lists. The provider is asked once,
+//! in the background, once the editor has been answered at `initialize` (or by the first session
+//! that needs the list, whichever comes first); a session never waits more than a moment for it.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -19,20 +21,31 @@ const MAX_PROVIDER_MODELS: usize = 200;
 #[derive(Clone, Default)]
 pub struct ModelCatalog {
     configured: Vec<String>,
+    /// Who to ask; `None` when no provider is configured.
+    provider: Option<Arc<dyn Provider>>,
+    started: Arc<AtomicBool>,
     fetched: Arc<Mutex<Option<Vec<String>>>>,
     ready: Arc<Notify>,
 }
 
 impl ModelCatalog {
-    pub fn new(configured: Vec<String>) -> ModelCatalog {
+    pub fn new(configured: Vec<String>, provider: Option<Arc<dyn Provider>>) -> ModelCatalog {
         ModelCatalog {
             configured,
+            provider,
             ..ModelCatalog::default()
         }
     }
 
-    /// Starts the background fetch.
-    pub fn spawn_fetch(&self, provider: Arc<dyn Provider>) {
+    /// Starts the background fetch, once. Not at process start: the request would compete with
+    /// answering `initialize` for the CPU.
+    pub fn start_fetch(&self) {
+        let Some(provider) = self.provider.clone() else {
+            return;
+        };
+        if self.started.swap(true, Ordering::AcqRel) {
+            return;
+        }
         let this = self.clone();
         tokio::spawn(async move {
             let models = match provider.list_models().await {
@@ -49,7 +62,8 @@ impl ModelCatalog {
 
     /// The models to offer, `current` first. Waits briefly for the first fetch.
     pub async fn models(&self, current: &str) -> Vec<String> {
-        if lock(&self.fetched).is_none() {
+        self.start_fetch();
+        if self.provider.is_some() && lock(&self.fetched).is_none() {
             let notified = self.ready.notified();
             if lock(&self.fetched).is_none() {
                 let _ = tokio::time::timeout(FIRST_FETCH_WAIT, notified).await;

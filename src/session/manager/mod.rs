@@ -105,10 +105,8 @@ pub struct SessionManager {
 
 impl SessionManager {
     pub fn new(services: Arc<Services>) -> SessionManager {
-        let catalog = ModelCatalog::new(services.config.file.model_choices.clone());
-        if let Ok((_, p)) = &services.provider {
-            catalog.spawn_fetch(p.clone());
-        }
+        let provider = services.provider.as_ref().ok().map(|(_, p)| p.clone());
+        let catalog = ModelCatalog::new(services.config.file.model_choices.clone(), provider);
         SessionManager {
             sessions: Mutex::new(HashMap::new()),
             services,
@@ -119,9 +117,11 @@ impl SessionManager {
         }
     }
 
-    /// Remembers what the editor can show (at `initialize`, before any session exists).
+    /// Remembers what the editor can show (at `initialize`, before any session exists), and
+    /// starts asking the provider for its models so the first session's picker is ready.
     pub fn set_client_features(&self, features: ClientFeatures) {
         *lock(&self.client) = features;
+        self.catalog.start_fetch();
     }
 
     /// The built-in tools a new session is offered, given the configuration and the editor.
