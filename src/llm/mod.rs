@@ -83,7 +83,7 @@ pub trait Provider: Send + Sync {
 pub fn from_settings(
     settings: &crate::config::ProviderSettings,
     cache_ttl: crate::config::file::CacheTtl,
-    client: reqwest::Client,
+    client: crate::llm::http::HttpClient,
 ) -> std::sync::Arc<dyn Provider> {
     use crate::config::ApiMode;
     let key_hint = key_hint(settings);

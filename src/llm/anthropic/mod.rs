@@ -40,7 +40,7 @@ pub struct AnthropicProvider {
     oauth: bool,
     key_hint: String,
     cache_ttl: CacheTtl,
-    client: reqwest::Client,
+    client: crate::llm::http::HttpClient,
 }
 
 impl AnthropicProvider {
@@ -51,7 +51,7 @@ impl AnthropicProvider {
         api_key: Option<String>,
         key_source: Option<&str>,
         key_hint: &str,
-        client: reqwest::Client,
+        client: crate::llm::http::HttpClient,
     ) -> AnthropicProvider {
         let oauth = api_key.as_deref().is_some_and(|key| is_oauth(key, key_source));
         AnthropicProvider {
@@ -65,7 +65,11 @@ impl AnthropicProvider {
         }
     }
 
-    pub fn from_settings(settings: &ProviderSettings, key_hint: &str, client: reqwest::Client) -> AnthropicProvider {
+    pub fn from_settings(
+        settings: &ProviderSettings,
+        key_hint: &str,
+        client: crate::llm::http::HttpClient,
+    ) -> AnthropicProvider {
         AnthropicProvider::new(
             &settings.id,
             &settings.base_url,

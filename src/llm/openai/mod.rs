@@ -20,7 +20,7 @@ pub struct OpenAiProvider {
     base_url: String,
     api_key: Option<String>,
     key_hint: String,
-    client: reqwest::Client,
+    client: crate::llm::http::HttpClient,
 }
 
 impl OpenAiProvider {
@@ -29,7 +29,7 @@ impl OpenAiProvider {
         base_url: &str,
         api_key: Option<String>,
         key_hint: &str,
-        client: reqwest::Client,
+        client: crate::llm::http::HttpClient,
     ) -> OpenAiProvider {
         OpenAiProvider {
             id: id.to_string(),

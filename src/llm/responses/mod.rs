@@ -29,7 +29,7 @@ pub struct ResponsesProvider {
     base_url: String,
     api_key: Option<String>,
     key_hint: String,
-    client: reqwest::Client,
+    client: crate::llm::http::HttpClient,
 }
 
 impl ResponsesProvider {
@@ -38,7 +38,7 @@ impl ResponsesProvider {
         base_url: &str,
         api_key: Option<String>,
         key_hint: &str,
-        client: reqwest::Client,
+        client: crate::llm::http::HttpClient,
     ) -> ResponsesProvider {
         ResponsesProvider {
             id: id.to_string(),

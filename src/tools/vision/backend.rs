@@ -51,7 +51,7 @@ impl Default for VisionServices {
 struct AuxModel {
     settings: Result<ProviderSettings, String>,
     cache_ttl: CacheTtl,
-    client: reqwest::Client,
+    client: crate::llm::http::HttpClient,
     /// Built on first use: most sessions never look at an image.
     provider: OnceLock<Arc<dyn Provider>>,
 }
@@ -88,7 +88,7 @@ pub enum AskError {
 impl VisionServices {
     /// Reads `auxiliary.vision` (and `AUXILIARY_VISION_*`) and resolves it; `client` is the
     /// providers' HTTP client.
-    pub fn from_config(config: &Config, retry: RetryPolicy, client: reqwest::Client) -> VisionServices {
+    pub fn from_config(config: &Config, retry: RetryPolicy, client: crate::llm::http::HttpClient) -> VisionServices {
         let vision = config.file.vision.with_env(&config.env);
         let home = config.home.display().to_string();
         let aux = vision

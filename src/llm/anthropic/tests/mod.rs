@@ -25,7 +25,7 @@ fn base_urls_never_double_v1() {
         ),
         ("http://127.0.0.1:9", "http://127.0.0.1:9/v1/messages"),
     ] {
-        let provider = AnthropicProvider::new("anthropic", base, None, None, "k", reqwest::Client::new());
+        let provider = AnthropicProvider::new("anthropic", base, None, None, "k", crate::llm::http::client());
         assert_eq!(provider.endpoint("messages"), messages, "{base}");
     }
 }
@@ -45,14 +45,14 @@ fn oauth_tokens_are_told_from_api_keys() {
         Some("sk-ant-oat01-x".into()),
         Some("ANTHROPIC_API_KEY"),
         "k",
-        reqwest::Client::new(),
+        crate::llm::http::client(),
     );
     assert!(provider.is_oauth());
 }
 
 #[test]
 fn auth_headers_follow_the_key_kind() {
-    let client = reqwest::Client::new();
+    let client = crate::llm::http::client();
     let headers = |key: &str, source: &str| {
         let provider = AnthropicProvider::new(
             "anthropic",
