@@ -6,12 +6,24 @@
 
 use super::writer::Writer;
 
+/// Columns up to this many characters wide are padded to line up.
+const MAX_PADDED_WIDTH: usize = 60;
+
+/// A cell's range in `Table::text`, its width on one line, and whether it is written as it is
+/// (no line break or `|` to rewrite).
+#[derive(Debug, Clone, Copy, Default)]
+struct Cell {
+    from: usize,
+    to: usize,
+    width: usize,
+    plain: bool,
+}
+
 #[derive(Debug, Default)]
 pub(super) struct Table {
     /// The cells' Markdown, one after the other.
     text: String,
-    /// Each cell's range in `text`.
-    cells: Vec<(usize, usize)>,
+    cells: Vec<Cell>,
     /// Where each row starts in `cells`.
     rows: Vec<usize>,
     /// Where the open cell's Markdown starts in the output.
@@ -50,8 +62,16 @@ impl Table {
             return;
         };
         let from = self.text.len();
-        self.text.push_str(w.out[start..].trim());
-        self.cells.push((from, self.text.len()));
+        let text = w.out[start..].trim();
+        let plain = !text.bytes().any(|b| b == b'\n' || b == b'|');
+        let width = if plain { text.chars().count() } else { width(text) };
+        self.text.push_str(text);
+        self.cells.push(Cell {
+            from,
+            to: self.text.len(),
+            width,
+            plain,
+        });
         w.out.truncate(start);
         w.in_cell = false;
         w.mark = w.out.len();
@@ -60,7 +80,7 @@ impl Table {
     /// Writes the table where it started, after any text that stood outside its cells.
     pub(super) fn end(&mut self, w: &mut Writer) {
         self.end_cell(w);
-        let rows: Vec<&[(usize, usize)]> = (0..self.rows.len())
+        let rows: Vec<&[Cell]> = (0..self.rows.len())
             .map(|r| &self.cells[self.rows[r]..self.rows.get(r + 1).copied().unwrap_or(self.cells.len())])
             .filter(|row| !row.is_empty())
             .collect();
@@ -85,7 +105,7 @@ impl Table {
     }
 
     /// One cell of a layout table, its lines kept as lines.
-    fn paragraphs(&self, w: &mut Writer, (from, to): (usize, usize)) {
+    fn paragraphs(&self, w: &mut Writer, Cell { from, to, .. }: Cell) {
         w.request_break(2);
         for line in self.text[from..to].split('\n') {
             if line.trim().is_empty() {
@@ -98,18 +118,24 @@ impl Table {
         w.request_break(2);
     }
 
-    fn grid(&self, w: &mut Writer, rows: &[&[(usize, usize)]], columns: usize) {
+    fn grid(&self, w: &mut Writer, rows: &[&[Cell]], columns: usize) {
         let mut widths = vec![3usize; columns];
         let mut total = 0;
         for row in rows {
-            for (column, &cell) in row.iter().enumerate() {
-                let width = self.width(cell);
-                total += width + 3;
-                widths[column] = widths[column].max(width);
+            for (column, cell) in row.iter().enumerate() {
+                total += cell.width + 3;
+                widths[column] = widths[column].max(cell.width);
             }
         }
         // Padding costs rows × (sum of widths); past a few times the cells' own size it is
         // mostly spaces, and a hostile table could make it quadratic.
+        // A column with a paragraph in a cell (an infobox) is not padded: its other rows
+        // would be mostly spaces.
+        for width in &mut widths {
+            if *width > MAX_PADDED_WIDTH {
+                *width = 0;
+            }
+        }
         let padded = rows.len() * (widths.iter().sum::<usize>() + 3 * columns);
         let pad = padded <= 4 * total + 4096;
         for (r, row) in rows.iter().enumerate() {
@@ -119,12 +145,12 @@ impl Table {
             }
             let shown = if pad { columns } else { row.len() };
             for column in 0..shown {
-                let cell = row.get(column).copied().unwrap_or((0, 0));
+                let cell = row.get(column).copied().unwrap_or_default();
                 w.out.push_str(if column == 0 { "| " } else { " | " });
                 self.write_cell(&mut w.out, cell);
                 if pad {
-                    let width = self.width(cell);
-                    w.out.extend(std::iter::repeat_n(' ', widths[column] - width));
+                    w.out
+                        .extend(std::iter::repeat_n(' ', widths[column].saturating_sub(cell.width)));
                 }
             }
             w.out.push_str(" |");
@@ -133,24 +159,20 @@ impl Table {
                 w.out.push_str(&w.prefix.clone());
                 for (column, width) in widths.iter().enumerate().take(shown) {
                     w.out.push_str(if column == 0 { "| " } else { " | " });
-                    w.out.extend(std::iter::repeat_n('-', if pad { *width } else { 3 }));
+                    w.out
+                        .extend(std::iter::repeat_n('-', if pad { (*width).max(3) } else { 3 }));
                 }
                 w.out.push_str(" |");
             }
         }
     }
 
-    /// The characters a cell takes once written on one line (a `|` is escaped with one more).
-    fn width(&self, (from, to): (usize, usize)) -> usize {
-        let mut width = 0;
-        for (i, line) in lines(&self.text[from..to]).enumerate() {
-            width += usize::from(i > 0) + line.chars().count() + line.bytes().filter(|&b| b == b'|').count();
-        }
-        width
-    }
-
     /// A cell on one line: its lines joined by a space, `|` escaped.
-    fn write_cell(&self, out: &mut String, (from, to): (usize, usize)) {
+    fn write_cell(&self, out: &mut String, Cell { from, to, plain, .. }: Cell) {
+        if plain {
+            out.push_str(&self.text[from..to]);
+            return;
+        }
         for (i, line) in lines(&self.text[from..to]).enumerate() {
             if i > 0 {
                 out.push(' ');
@@ -163,6 +185,15 @@ impl Table {
             }
         }
     }
+}
+
+/// The characters a cell takes once written on one line (a `|` is escaped with one more).
+fn width(text: &str) -> usize {
+    let mut width = 0;
+    for (i, line) in lines(text).enumerate() {
+        width += usize::from(i > 0) + line.chars().count() + line.bytes().filter(|&b| b == b'|').count();
+    }
+    width
 }
 
 /// A cell's non-empty lines.

@@ -135,6 +135,13 @@ fn tables_are_padded_pipe_tables() {
         md(html),
         "Cap\n\n| Name | Notes   |\n| ---- | ------- |\n| a\\|b | one two |\n| c    |         |\n\nafter"
     );
+    let long = "long ".repeat(20);
+    assert_eq!(
+        md(&format!(
+            "<table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>{long}</td></tr></table>"
+        )),
+        format!("| k   | v |\n| --- | --- |\n| a   | {} |", long.trim())
+    );
     // A layout table (one column) reads as paragraphs.
     assert_eq!(
         md("<table><tr><td><p>x</p><p>y</p></td></tr><tr><td>z</td></tr></table>"),
