@@ -85,7 +85,7 @@ impl Converter {
                 self.pre_fresh = true;
                 self.push(open, self.w.out.len(), 0);
             }
-            Open::Quote => {
+            Open::Quote if !in_pre => {
                 self.w.request_break(2);
                 let before = self.w.prefix.len();
                 if before < MAX_PREFIX {
@@ -93,7 +93,8 @@ impl Converter {
                 }
                 self.push(open, before, 0);
             }
-            Open::Item => self.open_item(),
+            Open::Item if !in_pre => self.open_item(),
+            Open::Table | Open::Row | Open::Cell if in_pre => {}
             Open::Table if self.is_open(Open::Table) => {
                 self.nested_tables += 1;
                 self.w.request_break(1);

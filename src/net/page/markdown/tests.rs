@@ -89,6 +89,11 @@ fn inline_code_and_fenced_blocks() {
         md("<pre><code class=\"hljs language-go\">go()</code></pre>"),
         "```go\ngo()\n```"
     );
+    // Markup inside a code block is text, not Markdown.
+    assert_eq!(
+        md("<pre><ul><li>x</li></ul><blockquote>y</blockquote><h1>z</h1><table><td>t</pre>"),
+        "```\nxyzt\n```"
+    );
 }
 
 #[test]
