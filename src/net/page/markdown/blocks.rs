@@ -64,11 +64,11 @@ impl Converter {
                     self.w.pending_open.push('[');
                 }
             }
-            Open::Code if in_pre => {
-                if self.lang.is_empty() {
-                    self.lang.push_str(tags::language(&self.attrs.class));
-                }
+            // A code block's language is often on its `<code>`.
+            Open::Code if in_pre && self.lang.is_empty() => {
+                self.lang.push_str(tags::language(&self.attrs.class));
             }
+            Open::Code if in_pre => {}
             Open::Code if !self.is_open(Open::Code) => {
                 self.w.flush_content();
                 self.w.mark = self.w.out.len();

@@ -141,22 +141,21 @@ impl Table {
         for (r, row) in rows.iter().enumerate() {
             if r > 0 {
                 w.out.push('\n');
-                w.out.push_str(&w.prefix.clone());
+                w.out.push_str(&w.prefix);
             }
             let shown = if pad { columns } else { row.len() };
-            for column in 0..shown {
+            for (column, width) in widths.iter().enumerate().take(shown) {
                 let cell = row.get(column).copied().unwrap_or_default();
                 w.out.push_str(if column == 0 { "| " } else { " | " });
                 self.write_cell(&mut w.out, cell);
                 if pad {
-                    w.out
-                        .extend(std::iter::repeat_n(' ', widths[column].saturating_sub(cell.width)));
+                    w.out.extend(std::iter::repeat_n(' ', width.saturating_sub(cell.width)));
                 }
             }
             w.out.push_str(" |");
             if r == 0 {
                 w.out.push('\n');
-                w.out.push_str(&w.prefix.clone());
+                w.out.push_str(&w.prefix);
                 for (column, width) in widths.iter().enumerate().take(shown) {
                     w.out.push_str(if column == 0 { "| " } else { " | " });
                     w.out

@@ -83,10 +83,11 @@ pub(super) fn kind_of(name: &[u8]) -> Kind {
 pub(super) fn language(class: &str) -> &str {
     for word in class.split_ascii_whitespace() {
         for prefix in ["language-", "lang-", "highlight-source-"] {
-            if let Some(lang) = word.strip_prefix(prefix) {
-                if !lang.is_empty() && lang.bytes().all(|b| b.is_ascii_alphanumeric() || b"+-_#.".contains(&b)) {
-                    return lang;
-                }
+            if let Some(lang) = word.strip_prefix(prefix)
+                && !lang.is_empty()
+                && lang.bytes().all(|b| b.is_ascii_alphanumeric() || b"+-_#.".contains(&b))
+            {
+                return lang;
             }
         }
     }
