@@ -1,6 +1,6 @@
 //! HTML to Markdown on a generated 2 MB page shaped like real documentation: nested divs,
 //! headings, links, tables, code blocks, lists, and the inline scripts, styles and SVG that
-//! `web_extract` must drop. Run with `cargo bench --bench html_markdown`.
+//! `web_extract` must drop; and 10,000 levels of nesting. Run with `cargo bench --bench html_markdown`.
 
 use std::fmt::Write;
 
@@ -47,6 +47,13 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("html_markdown");
     group.sample_size(10);
     group.bench_function("2MB page", |b| b.iter(|| html_to_markdown(black_box(&html))));
+    // Hostile nesting: html5ever was quadratic here, the streaming converter must stay linear.
+    let divs = "<div>".repeat(10_000) + "<p>deep</p>";
+    group.bench_function("10k nested divs", |b| b.iter(|| html_to_markdown(black_box(&divs))));
+    let mixed = "<blockquote><ul><li><b>".repeat(10_000) + "<p>deep</p>";
+    group.bench_function("10k nested quotes, lists, bold", |b| {
+        b.iter(|| html_to_markdown(black_box(&mixed)))
+    });
     group.finish();
 }
 

@@ -1,13 +1,11 @@
 //! Reading a web page without a search backend: fetched through the SSRF guard, decoded by its
-//! declared charset, HTML turned into Markdown (`htmd`), text types kept as text, and the
-//! result fitted to the model's budget Hermes' way (head + tail, the full text saved to a file
-//! whose path the footer names). PDFs and other binaries are refused with a clear error: Hermes
+//! declared charset, HTML turned into Markdown (`markdown/`, one streaming pass), text types
+//! kept as text, and the result fitted to the model's budget Hermes' way (head + tail, the full
+//! text saved to a file whose path the footer names). PDFs and other binaries are refused with a clear error: Hermes
 //! reads PDFs only through a backend, and we add no PDF parser.
 
 mod charset;
-mod depth;
 mod markdown;
-mod prescan;
 mod window;
 
 use std::path::{Path, PathBuf};
