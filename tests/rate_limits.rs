@@ -1,11 +1,13 @@
 //! Rate limits and cost, visible: providers' rate-limit headers in `usage_update._meta`, one
 //! notice when a bucket runs low, a 429's reset time announced (and not waited for when it is
 //! too far away), and the turn's cost from configured or built-in prices in `usage_update` and
-//! `/context`.
+//! `/context`. The headers are read from the OpenAI-style, Anthropic and Responses API mocks.
 
 use serde_json::{Value, json};
 
+use crate::support::mock_anthropic::{self, MockAnthropic};
 use crate::support::mock_llm::{self, MockLlm, with_headers};
+use crate::support::mock_responses::{self, MockResponses};
 use crate::support::{AgentProcess, TestHome, agent_text, chunk_text, normalize};
 
 /// OpenAI's rate-limit headers with `remaining` requests left of 100.
@@ -93,6 +95,63 @@ async fn rate_limit_headers_reach_usage_update_and_a_low_bucket_is_announced_onc
         4
     );
     assert_eq!(agent.shutdown().await, Some(0));
+}
+
+/// Runs one prompt with `home`'s config and `env` and returns its `usage_update`.
+async fn one_turn_usage(home: &TestHome, env: &[(&str, &str)]) -> String {
+    let mut agent = AgentProcess::spawn(home.path(), env).await;
+    agent.initialize().await;
+    let session = agent.new_session(&home.cwd()).await;
+    let (response, updates) = agent.prompt(&session, "hi").await;
+    assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+    assert_eq!(agent.shutdown().await, Some(0));
+    normalize(&usage_update(&updates), &session).to_string()
+}
+
+#[tokio::test]
+async fn anthropic_rate_limit_headers_reach_usage_update() {
+    let mock = MockAnthropic::start().await;
+    let headers = [
+        ("anthropic-ratelimit-requests-limit", "50"),
+        ("anthropic-ratelimit-requests-remaining", "49"),
+        ("anthropic-ratelimit-requests-reset", "2026-11-24T07:01:00Z"),
+        ("anthropic-ratelimit-input-tokens-limit", "40000"),
+        ("anthropic-ratelimit-input-tokens-remaining", "39000"),
+        ("anthropic-ratelimit-input-tokens-reset", "2026-11-24T07:02:00Z"),
+    ];
+    mock.push(mock_anthropic::with_headers(mock_anthropic::text(&["hello"]), &headers));
+    let home = TestHome::unconfigured();
+    std::fs::write(
+        home.path().join("config.yaml"),
+        "model:\n  provider: anthropic\n  default: claude-test\n",
+    )
+    .unwrap();
+    let url = mock.url();
+    let env = [
+        ("ANTHROPIC_API_KEY", "sk-ant-test-1234"),
+        ("ANTHROPIC_BASE_URL", url.as_str()),
+    ];
+    // Anthropic's resets are absolute times: they arrive unchanged, no clock to normalise.
+    let update = one_turn_usage(&home, &env).await;
+    expect_test::expect![[r#"{"sessionUpdate":"usage_update","used":120,"size":200000,"_meta":{"rateLimits":{"requests":{"limit":50,"remaining":49,"reset":"2026-11-24T07:01:00Z"},"inputTokens":{"limit":40000,"remaining":39000,"reset":"2026-11-24T07:02:00Z"}}}}"#]].assert_eq(&update);
+}
+
+#[tokio::test]
+async fn responses_api_rate_limit_headers_reach_usage_update() {
+    let mock = MockResponses::start().await;
+    mock.push(mock_responses::with_headers(
+        mock_responses::text(&["hello"]),
+        &openai_headers("42"),
+    ));
+    let home = TestHome::unconfigured();
+    let config = format!(
+        "model:\n  base_url: {}\n  api_mode: codex_responses\n  default: gpt-5-mock\n",
+        mock.url()
+    );
+    std::fs::write(home.path().join("config.yaml"), config).unwrap();
+    // OpenAI's resets are durations from now: times as placeholders.
+    let update = clockless(&one_turn_usage(&home, &[("CUSTOM_API_KEY", "sk-test-responses-1234")]).await);
+    expect_test::expect![[r#"{"sessionUpdate":"usage_update","used":120,"size":400000,"_meta":{"rateLimits":{"requests":{"limit":100,"remaining":42,"reset":"<time>"},"tokens":{"limit":40000,"remaining":39000,"reset":"<time>"}}}}"#]].assert_eq(&update);
 }
 
 #[tokio::test]

@@ -116,11 +116,12 @@ async fn a_huge_retry_after_does_not_panic_the_turn() {
 }
 
 #[tokio::test]
-async fn a_corrupt_stored_message_is_skipped_with_a_notice_and_the_rest_loads() {
+async fn a_corrupt_stored_message_is_skipped_with_a_notice_and_the_session_continues() {
     let mock = MockLlm::start().await;
     let home = TestHome::new(&mock.url());
     mock.push(mock_llm::text(&["first answer"]));
     mock.push(mock_llm::text(&["second answer"]));
+    mock.push(mock_llm::text(&["third answer"]));
     let mut agent = AgentProcess::spawn(home.path(), &[]).await;
     agent.initialize().await;
     let session = agent.new_session(&home.cwd()).await;
@@ -160,7 +161,34 @@ async fn a_corrupt_stored_message_is_skipped_with_a_notice_and_the_rest_loads() 
                 .contains("1 stored message could not be read and was skipped")),
         "{updates:#?}"
     );
+
+    // The session continues: the next turn sends the readable history and is stored.
+    let (response, updates) = agent.prompt(&session, "third question").await;
+    assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+    assert_eq!(agent_text(&updates), "third answer");
+    let requests = mock.requests();
+    let sent: Vec<String> = requests.last().unwrap()["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] != "system")
+        .map(|m| m["content"].to_string())
+        .collect();
+    assert_eq!(sent.len(), 4, "{sent:#?}");
+    for (sent, expected) in sent
+        .iter()
+        .zip(["first question", "second question", "second answer", "third question"])
+    {
+        assert!(sent.contains(expected), "{sent} should carry {expected}");
+    }
     assert_eq!(agent.shutdown().await, Some(0));
+    let db = rusqlite::Connection::open(home.path().join("hermes-acp").join("sessions.db")).unwrap();
+    let rows: i64 = db
+        .query_row("SELECT COUNT(*) FROM messages WHERE session_id = ?1", [&session], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(rows, 6, "the unreadable row is kept, the new turn appended");
 }
 
 #[tokio::test]

@@ -5,6 +5,7 @@
 
 use rusqlite::{OptionalExtension, params};
 
+use super::loading::{decode_any, decode_row, seq_and_body};
 use super::{Store, StoreError, now_ms};
 use crate::transcript::{Message, Role};
 
@@ -46,8 +47,9 @@ impl Store {
             )?;
             let mut rows = stmt.query([&id])?;
             while let Some(row) = rows.next()? {
-                let (seq, body): (i64, String) = (row.get(0)?, row.get(1)?);
-                let Ok(message) = serde_json::from_str::<Message>(&body) else {
+                let (seq, body) = seq_and_body(row)?;
+                // An unreadable row (logged) is not a prompt: the turn before it is found.
+                let Some(message) = decode_row(&id, seq, body, decode_any)? else {
                     continue;
                 };
                 if is_prompt(&message) {
@@ -99,13 +101,18 @@ impl Store {
                         created_at: r.get(3)?,
                         prompt: String::new(),
                     },
-                    r.get::<_, Option<String>>(4)?,
+                    r.get::<_, Option<String>>(4),
                 ))
             })?;
             let mut out = Vec::new();
             for row in rows {
                 let (mut checkpoint, body) = row?;
-                if let Some(message) = body.and_then(|b| serde_json::from_str::<Message>(&b).ok()) {
+                // No active prompt row (NULL from the join) leaves the prompt empty; an
+                // unreadable one is logged and does the same, the checkpoint stays usable.
+                let body = body.transpose();
+                if let Some(body) = body
+                    && let Some(message) = decode_row(&id, checkpoint.turn_seq, body, decode_any)?
+                {
                     checkpoint.prompt = first_line(&message);
                 }
                 out.push(checkpoint);

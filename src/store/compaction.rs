@@ -6,6 +6,7 @@
 
 use rusqlite::Connection;
 
+use super::loading::{decode_any, decode_row, seq_and_body};
 use super::{Store, StoreError};
 use crate::transcript::Message;
 
@@ -38,7 +39,8 @@ impl Store {
     }
 
     /// Every stored message of a session, archived ones included, in the order they were
-    /// written (for a history view or an export; replay uses the active set).
+    /// written (for a history view or an export; replay uses the active set). A row that does
+    /// not decode is skipped with a warning; the others are returned.
     pub async fn full_history(&self, session_id: &str) -> Result<Vec<HistoryRow>, StoreError> {
         let id = session_id.to_string();
         self.call(move |conn| {
@@ -46,22 +48,21 @@ impl Store {
                 "SELECT seq, body, active, compacted FROM messages WHERE session_id = ?1 ORDER BY seq, id",
             )?;
             let rows = stmt.query_map([&id], |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, bool>(2)?,
-                    r.get::<_, bool>(3)?,
-                ))
+                let (seq, body) = seq_and_body(r)?;
+                Ok((seq, body, r.get::<_, bool>(2)?, r.get::<_, bool>(3)?))
             })?;
             let mut out = Vec::new();
             for row in rows {
                 let (seq, body, active, compacted) = row?;
-                out.push(HistoryRow {
-                    seq,
-                    message: serde_json::from_str(&body)?,
-                    active,
-                    compacted,
-                });
+                // One row this build cannot read is left out (and logged), not the whole history.
+                if let Some(message) = decode_row(&id, seq, body, decode_any)? {
+                    out.push(HistoryRow {
+                        seq,
+                        message,
+                        active,
+                        compacted,
+                    });
+                }
             }
             Ok(out)
         })

@@ -1,6 +1,7 @@
 //! A real HTTP mock of Anthropic's Messages API on 127.0.0.1, scripted per test: streamed text,
 //! thinking, `tool_use` blocks with their arguments in fragments, usage with the cache fields,
-//! `error` events mid-stream, error statuses with Retry-After, and streams cut before
+//! `error` events mid-stream, error statuses with Retry-After, extra response headers (rate
+//! limits), and streams cut before
 //! `message_stop`. It answers `POST …/v1/messages` and `GET …/v1/models` under any prefix (a
 //! base URL ending in `/anthropic` works) and records every request's path, headers and body.
 #![allow(dead_code)]
@@ -23,6 +24,11 @@ pub enum Reply {
         status: u16,
         kind: String,
         retry_after: Option<String>,
+    },
+    /// Another reply with extra response headers (Anthropic's rate-limit headers, say).
+    Headers {
+        headers: Vec<(String, String)>,
+        reply: Box<Reply>,
     },
 }
 
@@ -136,6 +142,11 @@ impl MockAnthropic {
             Ok(reply) => reply,
             Err((status, body)) => return respond(&mut socket, status, "application/json", &[], &body).await,
         };
+        let (reply, extra) = match reply {
+            Some(Reply::Headers { headers, reply }) => (Some(*reply), headers),
+            other => (other, Vec::new()),
+        };
+        let mut headers: Vec<(&str, String)> = extra.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
         match reply {
             None => {
                 let error = error_body("api_error", "mock script is empty");
@@ -147,31 +158,19 @@ impl MockAnthropic {
                 retry_after,
             }) => {
                 let error = error_body(&kind, &format!("mock {kind} ({status})"));
-                respond(
-                    &mut socket,
-                    status,
-                    "application/json",
-                    &retry_header(retry_after.as_deref()),
-                    &error,
-                )
-                .await
+                headers.extend(retry_after.map(|r| ("Retry-After", r)));
+                respond(&mut socket, status, "application/json", &headers, &error).await
             }
+            Some(Reply::Headers { .. }) => unreachable!("unwrapped above"),
             Some(Reply::Stream(events)) => {
                 let text: String = events
                     .iter()
                     .map(|(name, data)| format!("event: {name}\ndata: {data}\n\n"))
                     .collect();
-                respond(&mut socket, 200, "text/event-stream", &[], &text).await
+                respond(&mut socket, 200, "text/event-stream", &headers, &text).await
             }
         }
     }
-}
-
-fn retry_header(retry_after: Option<&str>) -> Vec<(&'static str, String)> {
-    retry_after
-        .map(|r| ("Retry-After", r.to_string()))
-        .into_iter()
-        .collect()
 }
 
 fn error_body(kind: &str, message: &str) -> String {
@@ -329,5 +328,13 @@ pub fn status(status: u16, kind: &str, retry_after: Option<&str>) -> Reply {
         status,
         kind: kind.to_string(),
         retry_after: retry_after.map(str::to_string),
+    }
+}
+
+/// `reply` sent with extra response headers (`("anthropic-ratelimit-requests-remaining", "3")`).
+pub fn with_headers(reply: Reply, headers: &[(&str, &str)]) -> Reply {
+    Reply::Headers {
+        headers: headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        reply: Box::new(reply),
     }
 }

@@ -1,8 +1,8 @@
 //! A real HTTP mock of the OpenAI Responses API on 127.0.0.1, scripted per test: streamed
 //! output text, reasoning summaries with an encrypted reasoning item, parallel function calls
 //! whose argument deltas interleave, usage in `response.completed`, `response.failed`, error
-//! statuses with Retry-After, and slow streams for cancel. It answers `POST …/responses` and
-//! `GET …/models` under any prefix, records every request's path, headers and body, and notices
+//! statuses with Retry-After, extra response headers (rate limits), and slow streams for
+//! cancel. It answers `POST …/responses` and `GET …/models` under any prefix, records every request's path, headers and body, and notices
 //! when a client drops a stream.
 #![allow(dead_code)]
 
@@ -15,7 +15,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Notify;
 
-use super::mock_llm::{read_request, respond_json};
+use super::mock_llm::{read_request, respond, respond_json};
 
 /// One scripted answer to a `POST /responses`.
 #[derive(Debug, Clone)]
@@ -28,6 +28,11 @@ pub enum Reply {
         status: u16,
         message: String,
         retry_after: Option<String>,
+    },
+    /// Another reply with extra response headers (`x-ratelimit-*`, say).
+    Headers {
+        headers: Vec<(String, String)>,
+        reply: Box<Reply>,
     },
 }
 
@@ -150,6 +155,10 @@ impl MockResponses {
             }
         };
         self.changed.notify_waiters();
+        let (reply, extra) = match reply {
+            Ok(Some(Reply::Headers { headers, reply })) => (Ok(Some(*reply)), headers),
+            other => (other, Vec::new()),
+        };
         let reply = match reply {
             Ok(Some(reply)) => reply,
             Ok(None) => return respond_json(&mut socket, 500, &error_body("mock script is empty"), None).await,
@@ -160,9 +169,18 @@ impl MockResponses {
                 status,
                 message,
                 retry_after,
-            } => respond_json(&mut socket, status, &error_body(&message), retry_after.as_deref()).await,
+            } => {
+                let mut headers: Vec<(&str, String)> = extra.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+                headers.extend(retry_after.map(|r| ("Retry-After", r)));
+                let body = error_body(&message).to_string();
+                respond(&mut socket, status, "application/json", &headers, &body).await
+            }
+            Reply::Headers { .. } => unreachable!("unwrapped above"),
             Reply::Stream { events, delay } => {
-                let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n";
+                let extra: String = extra.iter().map(|(k, v)| format!("{k}: {v}\r\n")).collect();
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n{extra}Connection: close\r\n\r\n"
+                );
                 if socket.write_all(head.as_bytes()).await.is_err() {
                     return self.disconnected();
                 }
@@ -341,5 +359,13 @@ pub fn status(status: u16, message: &str) -> Reply {
         status,
         message: message.to_string(),
         retry_after: None,
+    }
+}
+
+/// `reply` sent with extra response headers (`("x-ratelimit-remaining-requests", "3")`).
+pub fn with_headers(reply: Reply, headers: &[(&str, &str)]) -> Reply {
+    Reply::Headers {
+        headers: headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        reply: Box::new(reply),
     }
 }

@@ -19,23 +19,33 @@ const NO_RESULT: &str = "No result was recorded for this call (the turn ended be
 /// The active messages of session `id`, in order, as ours.
 pub(super) fn load_messages(conn: &Connection, id: &str) -> rusqlite::Result<Vec<Message>> {
     let mut stmt = conn.prepare(
-        "SELECT role, content, tool_call_id, tool_calls, tool_name, reasoning, reasoning_content \
+        "SELECT id, role, content, tool_call_id, tool_calls, tool_name, reasoning, reasoning_content \
          FROM messages WHERE session_id = ?1 AND active = 1 ORDER BY id",
     )?;
+    // The row id is read on its own so that a row whose columns are not what we expect (a
+    // BLOB where text belongs) is skipped and logged by id instead of failing the import.
     let rows = stmt.query_map([id], |r| {
-        Ok(Row {
-            role: r.get(0)?,
-            content: r.get(1)?,
-            tool_call_id: r.get(2)?,
-            tool_calls: r.get(3)?,
-            tool_name: r.get(4)?,
-            reasoning: r.get::<_, Option<String>>(5)?.or(r.get(6)?),
-        })
+        let row = || {
+            Ok(Row {
+                role: r.get(1)?,
+                content: r.get(2)?,
+                tool_call_id: r.get(3)?,
+                tool_calls: r.get(4)?,
+                tool_name: r.get(5)?,
+                reasoning: r.get::<_, Option<String>>(6)?.or(r.get(7)?),
+            })
+        };
+        Ok((r.get::<_, i64>(0)?, row()))
     })?;
     let mut converted = Vec::new();
     for row in rows {
-        if let Some(message) = row?.into_message() {
-            converted.push(message);
+        let (row_id, row) = row?;
+        match row {
+            Ok(row) => converted.extend(row.into_message(id, row_id)),
+            Err(rusqlite::Error::FromSqlConversionFailure(..) | rusqlite::Error::InvalidColumnType(..)) => {
+                tracing::warn!(session = id, row_id, "skipping an unreadable Hermes message");
+            }
+            Err(e) => return Err(e),
         }
     }
     Ok(repair(converted))
@@ -52,7 +62,9 @@ struct Row {
 }
 
 impl Row {
-    fn into_message(self) -> Option<Message> {
+    /// Ours for this row; `None` for system rows, unknown roles and results naming no call.
+    /// `session` and `row_id` only name the row in a warning.
+    fn into_message(self, session: &str, row_id: i64) -> Option<Message> {
         let parts = self.content.as_deref().map(parts_of).unwrap_or_default();
         match self.role.as_str() {
             "user" => Some(Message {
@@ -64,7 +76,15 @@ impl Row {
                 role: Some(Role::Assistant),
                 parts,
                 reasoning: self.reasoning.filter(|r| !r.trim().is_empty()),
-                tool_calls: self.tool_calls.as_deref().map(tool_calls_of).unwrap_or_default(),
+                tool_calls: match self.tool_calls.as_deref().map(tool_calls_of) {
+                    Some(Some(calls)) => calls,
+                    Some(None) => {
+                        // The calls are lost; `repair` then drops the results that answered them.
+                        tracing::warn!(session, row_id, "unreadable tool_calls in a Hermes message");
+                        Vec::new()
+                    }
+                    None => Vec::new(),
+                },
                 ..Message::default()
             }),
             "tool" => Some(Message {
@@ -145,26 +165,32 @@ pub(super) fn plain_text(content: &str) -> String {
 
 /// The `tool_calls` column: OpenAI's `[{id, type, function: {name, arguments}}]`, arguments as
 /// text or (as some Hermes versions stored them) an object.
-fn tool_calls_of(text: &str) -> Vec<ToolCall> {
+/// `None` when the column is not a JSON list (empty text counts as no calls).
+fn tool_calls_of(text: &str) -> Option<Vec<ToolCall>> {
+    if text.trim().is_empty() {
+        return Some(Vec::new());
+    }
     let Ok(Value::Array(calls)) = serde_json::from_str::<Value>(text) else {
-        return Vec::new();
+        return None;
     };
-    calls
-        .iter()
-        .filter_map(|call| {
-            let function = call.get("function").unwrap_or(call);
-            let arguments = match function.get("arguments") {
-                Some(Value::String(s)) => s.clone(),
-                Some(Value::Null) | None => "{}".to_string(),
-                Some(other) => other.to_string(),
-            };
-            Some(ToolCall {
-                id: call.get("id")?.as_str()?.to_string(),
-                name: function.get("name")?.as_str()?.to_string(),
-                arguments,
+    Some(
+        calls
+            .iter()
+            .filter_map(|call| {
+                let function = call.get("function").unwrap_or(call);
+                let arguments = match function.get("arguments") {
+                    Some(Value::String(s)) => s.clone(),
+                    Some(Value::Null) | None => "{}".to_string(),
+                    Some(other) => other.to_string(),
+                };
+                Some(ToolCall {
+                    id: call.get("id")?.as_str()?.to_string(),
+                    name: function.get("name")?.as_str()?.to_string(),
+                    arguments,
+                })
             })
-        })
-        .collect()
+            .collect(),
+    )
 }
 
 /// Drops tool results that answer no open call and answers calls left open, so the history is

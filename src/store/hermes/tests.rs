@@ -212,3 +212,44 @@ async fn no_state_db_means_no_sessions() {
     assert!(hermes.load("x").await.is_none());
     assert!(!dir.path().join("state.db").exists(), "never created");
 }
+
+#[tokio::test]
+async fn an_unreadable_hermes_row_is_skipped_and_the_rest_imports() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state.db");
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch(SCHEMA).unwrap();
+    let none = ("", "", "");
+    session(&conn, "acp-bad", "acp", "/ws/bad", 1_700_000_000.0, 5, None);
+    message(&conn, "acp-bad", "user", "first", 1_700_000_001.0, none);
+    message(&conn, "acp-bad", "assistant", "first answer", 1_700_000_002.0, none);
+    // A BLOB where Hermes writes text: the row cannot be read as a message.
+    conn.execute(
+        "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('acp-bad', 'user', ?1, 1700000003.0)",
+        [vec![0xffu8, 0x00, 0x01]],
+    )
+    .unwrap();
+    // Tool calls that are not JSON: the answer stays, its calls and their results go.
+    message(
+        &conn,
+        "acp-bad",
+        "assistant",
+        "calling",
+        1_700_000_004.0,
+        ("", "[{broken", ""),
+    );
+    message(
+        &conn,
+        "acp-bad",
+        "tool",
+        "result",
+        1_700_000_005.0,
+        ("tc-1", "", "terminal"),
+    );
+    message(&conn, "acp-bad", "user", "last", 1_700_000_006.0, none);
+    drop(conn);
+    let (_, history) = HermesSessions::new(path).load("acp-bad").await.unwrap();
+    let texts: Vec<_> = history.iter().map(|m| m.text_content()).collect();
+    assert_eq!(texts, ["first", "first answer", "calling", "last"]);
+    assert!(history[2].tool_calls.is_empty());
+}

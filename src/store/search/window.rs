@@ -35,12 +35,22 @@ const MESSAGE_COLUMNS: &str = "id, role, content, body, created_at";
 fn row_to_message(row: &rusqlite::Row<'_>) -> rusqlite::Result<FoundMessage> {
     let role: String = row.get(1)?;
     let content: String = row.get(2)?;
-    let body: String = row.get(3)?;
-    // A body this build cannot decode still shows as plain text rather than failing the search.
-    let message = serde_json::from_str(&body)
-        .unwrap_or_else(|_| Message::text(Role::parse(&role).unwrap_or(Role::User), content));
+    let id: i64 = row.get(0)?;
+    // A body this build cannot read (not text, or not a message) still shows as its plain
+    // searchable text rather than failing the search; logged by row id, never by content.
+    let decoded = row
+        .get::<_, String>(3)
+        .ok()
+        .and_then(|body| serde_json::from_str(&body).ok());
+    let message = decoded.unwrap_or_else(|| {
+        tracing::warn!(
+            message_id = id,
+            "unreadable stored message; showing its searchable text"
+        );
+        Message::text(Role::parse(&role).unwrap_or(Role::User), content)
+    });
     Ok(FoundMessage {
-        id: row.get(0)?,
+        id,
         role,
         message,
         created_at: row.get(4)?,
