@@ -137,6 +137,37 @@ async fn check_says_a_web_server_is_not_an_api_in_one_line() {
 }
 
 #[tokio::test]
+async fn check_names_the_responses_endpoint_when_that_mode_finds_no_api() {
+    let mock = MockLlm::start().await;
+    mock.set_html_everywhere(
+        404,
+        "<html><head><title>Not Found</title></head><body>nope</body></html>",
+    );
+    let home = TestHome::new(&mock.url());
+    // Without `provider: custom`: a bare custom endpoint ignores codex_responses, as Hermes does.
+    std::fs::write(
+        home.path().join("config.yaml"),
+        format!(
+            "model:\n  base_url: {}\n  api_mode: codex_responses\n  default: gpt-5-mock\n",
+            mock.url()
+        ),
+    )
+    .unwrap();
+    let (code, out) = run_cli(home.path(), &["--check"], &[]).await;
+    assert_eq!(code, 6, "{out}");
+    assert!(
+        out.starts_with("hermes-acp check FAILED: this is not an OpenAI Responses API ("),
+        "{out}"
+    );
+    let fix = format!(
+        "the base URL must be the API root that serves {}/responses — usually ending in /v1",
+        mock.url()
+    );
+    assert!(out.contains(&fix), "{out}");
+    assert!(!out.contains("/chat/completions"), "{out}");
+}
+
+#[tokio::test]
 async fn check_says_unreachable_when_nothing_listens() {
     let port = {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use super::probe::{self, Diagnosis};
-use crate::config::{Config, ProviderSettings};
+use crate::config::{ApiMode, Config, ProviderSettings};
 use crate::llm;
 use crate::store::Store;
 
@@ -20,7 +20,8 @@ Exit codes of --check:
   3  API key rejected (the message says where the key was read)
   4  the provider does not have the model (the closest listed names are shown)
   5  rate-limited or out of credits
-  6  not an OpenAI-compatible API at that URL (an HTML page, nothing at /chat/completions)
+  6  not the configured kind of API at that URL (an HTML page, nothing at /chat/completions,
+     /responses or /v1/messages)
   7  other provider failure
   8  the session database cannot be opened";
 
@@ -159,10 +160,11 @@ pub fn explain(
             format!("start the server, or correct the base URL (model.base_url in {config_yaml}); check the network"),
         ),
         Diagnosis::NotAnApi(e) => (
-            format!("this is not an OpenAI-compatible API ({e})"),
+            format!("this is not {} ({e})", api_name(settings.api_mode)),
             format!(
-                "the base URL must be the API root that serves {}/chat/completions — usually ending in /v1 (model.base_url in {config_yaml})",
-                settings.base_url
+                "the base URL must be the API root that serves {}{} (model.base_url in {config_yaml})",
+                settings.base_url,
+                endpoint_hint(settings.api_mode)
             ),
         ),
         Diagnosis::BadKey(e) => (format!("the API key was rejected ({e})"), key_fix(settings, home)),
@@ -201,5 +203,23 @@ fn key_fix(settings: &ProviderSettings, home: &Path) -> String {
         }
         (Some(var), Some(origin)) => format!("replace {var} in {origin}, or run `hermes-acp --setup`"),
         _ => format!("this provider needs a key: run `hermes-acp --setup`, or add it to {env_file}"),
+    }
+}
+
+/// What kind of API the configured mode expects, for "this is not …".
+fn api_name(mode: ApiMode) -> &'static str {
+    match mode {
+        ApiMode::ChatCompletions => "an OpenAI-compatible API",
+        ApiMode::CodexResponses => "an OpenAI Responses API",
+        ApiMode::AnthropicMessages => "an Anthropic Messages API",
+    }
+}
+
+/// The path the configured mode posts to, and where its base URL usually ends.
+fn endpoint_hint(mode: ApiMode) -> &'static str {
+    match mode {
+        ApiMode::ChatCompletions => "/chat/completions — usually ending in /v1",
+        ApiMode::CodexResponses => "/responses — usually ending in /v1",
+        ApiMode::AnthropicMessages => "/v1/messages — without the /v1",
     }
 }
