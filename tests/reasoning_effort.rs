@@ -247,3 +247,52 @@ async fn delegated_children_think_at_the_parents_level() {
     );
     assert_eq!(agent.shutdown().await, Some(0));
 }
+
+/// Hostile `session/set_config_option` calls: each is a clean JSON-RPC error, the agent lives
+/// on, and the session's level is unchanged.
+#[tokio::test]
+async fn garbage_effort_values_are_clean_errors_and_change_nothing() {
+    let mock = MockLlm::start().await;
+    let home = home_with(&mock, "o4-mini", "");
+    let mut agent = AgentProcess::spawn(home.path(), &[]).await;
+    agent.initialize().await;
+    let (session, options) = new_session(&mut agent, &home).await;
+    let before = effort_option(&options).unwrap()["currentValue"].clone();
+    let garbage = [
+        json!(5),
+        json!(null),
+        json!({}),
+        json!([]),
+        json!(""),
+        json!("HIGH"),
+        json!("max"),
+        json!({"type": "boolean", "value": true}),
+    ];
+    for value in garbage {
+        let reply = agent
+            .request(
+                "session/set_config_option",
+                json!({"sessionId": session, "configId": OPTION, "value": value}),
+            )
+            .await;
+        assert_eq!(reply["error"]["code"], -32602, "{value}: {reply}");
+    }
+    let reply = set(&mut agent, &session, "no_such_option", "high").await;
+    assert_eq!(reply["error"]["code"], -32602, "{reply}");
+    let reply = set(&mut agent, "no-such-session", OPTION, "high").await;
+    assert!(reply["error"]["code"].is_i64(), "{reply}");
+    assert!(reply.get("result").is_none(), "{reply}");
+    let reply = agent
+        .request(
+            "session/set_config_option",
+            json!({"sessionId": session, "configId": OPTION}),
+        )
+        .await;
+    assert_eq!(reply["error"]["code"], -32602, "no value: {reply}");
+
+    // Still alive, level unchanged.
+    let reply = set(&mut agent, &session, "mode", "default").await;
+    let options = &reply["result"]["configOptions"];
+    assert_eq!(effort_option(options).unwrap()["currentValue"], before, "{reply}");
+    assert_eq!(agent.shutdown().await, Some(0));
+}
