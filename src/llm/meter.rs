@@ -78,6 +78,10 @@ impl UsageMeter {
     /// Adds a finished turn: its cost, or `None` when its model has no known price.
     pub fn record_turn(&self, cost: Option<f64>) {
         let mut state = lock(&self.state);
+        // An amount JSON cannot carry (infinite, NaN), a negative one, or one that would make
+        // the total infinite counts as unpriced: `usage_update.cost` must stay a number.
+        let total = state.total;
+        let cost = cost.filter(|amount| amount.is_finite() && *amount >= 0.0 && (total + amount).is_finite());
         state.last_turn = cost;
         match cost {
             Some(amount) => {
@@ -180,5 +184,20 @@ mod tests {
         );
         assert_eq!(UsageMeter::default().spend().describe("m"), "Cost: no turns yet");
         assert_eq!(money(0.00042, "USD"), "0.000420 USD");
+    }
+
+    #[test]
+    fn a_cost_json_cannot_carry_is_never_recorded() {
+        let meter = UsageMeter::default();
+        meter.record_turn(Some(f64::MAX));
+        meter.record_turn(Some(f64::MAX));
+        meter.record_turn(Some(f64::NAN));
+        meter.record_turn(Some(-1.0));
+        let spend = meter.spend();
+        assert_eq!((spend.session, spend.unpriced_turns), (Some(f64::MAX), 3));
+        assert!(spend.last_turn.is_none(), "{spend:?}");
+        // serde_json writes a non-finite float as `null`: `usage_update.cost.amount` would be.
+        let json = serde_json::to_string(&spend.session).unwrap();
+        assert!(!json.contains("null"), "{json}");
     }
 }
