@@ -58,8 +58,10 @@ impl UsageMeter {
             }
             if state.low.insert(name) {
                 let (left, limit) = (bucket.remaining.unwrap_or(0), bucket.limit.unwrap_or(0));
+                // A reset already past (a skewed clock, a bogus header) tells the user nothing.
                 let resets = bucket
                     .reset
+                    .filter(|when| *when > now)
                     .map(|when| format!(", resets at {}", clock(when, now)))
                     .unwrap_or_default();
                 notices.push(format!(
@@ -199,5 +201,17 @@ mod tests {
         // serde_json writes a non-finite float as `null`: `usage_update.cost.amount` would be.
         let json = serde_json::to_string(&spend.session).unwrap();
         assert!(!json.contains("null"), "{json}");
+    }
+
+    #[test]
+    fn a_reset_in_the_past_is_not_announced_as_a_time() {
+        let meter = UsageMeter::default();
+        let now = DateTime::from_timestamp(1_795_503_600, 0).unwrap();
+        let mut stale = limits(1);
+        stale.requests.as_mut().unwrap().reset = DateTime::from_timestamp(1_000_000_000, 0);
+        assert_eq!(
+            meter.observe(&stale, now),
+            vec!["rate limit nearly used up: 1 of 100 requests left".to_string()]
+        );
     }
 }
