@@ -296,3 +296,80 @@ async fn garbage_effort_values_are_clean_errors_and_change_nothing() {
     assert_eq!(effort_option(options).unwrap()["currentValue"], before, "{reply}");
     assert_eq!(agent.shutdown().await, Some(0));
 }
+
+/// Every thinking block in a request's messages, with whether it carries a signature.
+fn thinking_blocks(body: &Value) -> Vec<(String, bool)> {
+    let messages = body["messages"].as_array().unwrap();
+    let blocks = messages.iter().filter_map(|m| m["content"].as_array()).flatten();
+    blocks
+        .filter(|b| b["type"] == "thinking")
+        .map(|b| {
+            let signed = b["signature"].as_str().is_some_and(|s| !s.is_empty());
+            (b["thinking"].as_str().unwrap_or_default().to_string(), signed)
+        })
+        .collect()
+}
+
+fn anthropic_home() -> TestHome {
+    let home = TestHome::unconfigured();
+    std::fs::write(
+        home.path().join("config.yaml"),
+        "model:\n  provider: anthropic\n  default: claude-sonnet-4-5\nagent:\n  reasoning_effort: high\n",
+    )
+    .unwrap();
+    home
+}
+
+/// A stream that dies mid-thought (no signature yet) leaves nothing Anthropic would refuse;
+/// a signed thinking loop is stored, and after a restart and `session/load` goes back signed.
+#[tokio::test]
+async fn unsigned_thinking_is_never_replayed_and_signed_thinking_survives_a_restart() {
+    let mock = MockAnthropic::start().await;
+    let home = anthropic_home();
+    let url = mock.url();
+    let env = [
+        ("ANTHROPIC_API_KEY", "sk-ant-test-1234"),
+        ("ANTHROPIC_BASE_URL", url.as_str()),
+    ];
+    let mut agent = AgentProcess::spawn(home.path(), &env).await;
+    agent.initialize().await;
+    let (session, _) = new_session(&mut agent, &home).await;
+    // Cut before the signature: the thought reached the user, so no retry; the turn fails.
+    mock.push(mock_anthropic::thinking_cut("half a thou"));
+    let (response, _) = agent.prompt(&session, "think").await;
+    assert!(response.get("error").is_some(), "{response}");
+    let input = "{\"todos\": [{\"id\": \"1\", \"content\": \"Think\", \"status\": \"pending\"}]}";
+    mock.push(mock_anthropic::thinking_then_tool_use(
+        "I should plan.",
+        "SIGNED-abc123",
+        "toolu_01",
+        "todo",
+        input,
+    ));
+    mock.push(mock_anthropic::text(&["Planned."]));
+    let (response, _) = agent.prompt(&session, "plan it").await;
+    assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+    for body in mock.bodies() {
+        assert!(
+            thinking_blocks(&body).iter().all(|(_, signed)| *signed),
+            "an unsigned thinking block was sent: {body}"
+        );
+    }
+    assert_eq!(agent.shutdown().await, Some(0));
+
+    let mut agent = AgentProcess::spawn(home.path(), &env).await;
+    agent.initialize().await;
+    let loaded = agent
+        .request(
+            "session/load",
+            json!({"sessionId": session, "cwd": home.cwd(), "mcpServers": []}),
+        )
+        .await;
+    assert!(loaded.get("error").is_none(), "{loaded}");
+    mock.push(mock_anthropic::text(&["Again."]));
+    let (response, _) = agent.prompt(&session, "again").await;
+    assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+    let last = mock.bodies().last().unwrap().clone();
+    assert_eq!(thinking_blocks(&last), [("I should plan.".to_string(), true)], "{last}");
+    assert_eq!(agent.shutdown().await, Some(0));
+}
