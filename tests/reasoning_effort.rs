@@ -10,10 +10,10 @@ use crate::support::mock_anthropic::{self, MockAnthropic};
 use crate::support::mock_llm::{self, MockLlm};
 use crate::support::{AgentProcess, TestHome};
 
-const OPTION: &str = "reasoning_effort";
+pub(crate) const OPTION: &str = "reasoning_effort";
 
 /// A home whose chat-completions model is `model`, with extra config lines.
-fn home_with(mock: &MockLlm, model: &str, extra: &str) -> TestHome {
+pub(crate) fn home_with(mock: &MockLlm, model: &str, extra: &str) -> TestHome {
     let home = TestHome::unconfigured();
     let config = format!(
         "model:\n  provider: custom\n  base_url: {}\n  default: {model}\n{extra}",
@@ -23,11 +23,11 @@ fn home_with(mock: &MockLlm, model: &str, extra: &str) -> TestHome {
     home
 }
 
-fn effort_option(options: &Value) -> Option<&Value> {
+pub(crate) fn effort_option(options: &Value) -> Option<&Value> {
     options.as_array()?.iter().find(|o| o["id"] == OPTION)
 }
 
-fn level_ids(option: &Value) -> Vec<&str> {
+pub(crate) fn level_ids(option: &Value) -> Vec<&str> {
     option["options"]
         .as_array()
         .unwrap()
@@ -36,7 +36,7 @@ fn level_ids(option: &Value) -> Vec<&str> {
         .collect()
 }
 
-async fn new_session(agent: &mut AgentProcess, home: &TestHome) -> (String, Value) {
+pub(crate) async fn new_session(agent: &mut AgentProcess, home: &TestHome) -> (String, Value) {
     let created = agent
         .request("session/new", json!({"cwd": home.cwd(), "mcpServers": []}))
         .await;
@@ -44,7 +44,7 @@ async fn new_session(agent: &mut AgentProcess, home: &TestHome) -> (String, Valu
     (session, created["result"]["configOptions"].clone())
 }
 
-async fn set(agent: &mut AgentProcess, session: &str, id: &str, value: &str) -> Value {
+pub(crate) async fn set(agent: &mut AgentProcess, session: &str, id: &str, value: &str) -> Value {
     agent
         .request(
             "session/set_config_option",
@@ -245,55 +245,6 @@ async fn delegated_children_think_at_the_parents_level() {
         "parent and child: {:?}",
         requests.iter().map(|r| &r["reasoning_effort"]).collect::<Vec<_>>()
     );
-    assert_eq!(agent.shutdown().await, Some(0));
-}
-
-/// Hostile `session/set_config_option` calls: each is a clean JSON-RPC error, the agent lives
-/// on, and the session's level is unchanged.
-#[tokio::test]
-async fn garbage_effort_values_are_clean_errors_and_change_nothing() {
-    let mock = MockLlm::start().await;
-    let home = home_with(&mock, "o4-mini", "");
-    let mut agent = AgentProcess::spawn(home.path(), &[]).await;
-    agent.initialize().await;
-    let (session, options) = new_session(&mut agent, &home).await;
-    let before = effort_option(&options).unwrap()["currentValue"].clone();
-    let garbage = [
-        json!(5),
-        json!(null),
-        json!({}),
-        json!([]),
-        json!(""),
-        json!("HIGH"),
-        json!("max"),
-        json!({"type": "boolean", "value": true}),
-    ];
-    for value in garbage {
-        let reply = agent
-            .request(
-                "session/set_config_option",
-                json!({"sessionId": session, "configId": OPTION, "value": value}),
-            )
-            .await;
-        assert_eq!(reply["error"]["code"], -32602, "{value}: {reply}");
-    }
-    let reply = set(&mut agent, &session, "no_such_option", "high").await;
-    assert_eq!(reply["error"]["code"], -32602, "{reply}");
-    let reply = set(&mut agent, "no-such-session", OPTION, "high").await;
-    assert!(reply["error"]["code"].is_i64(), "{reply}");
-    assert!(reply.get("result").is_none(), "{reply}");
-    let reply = agent
-        .request(
-            "session/set_config_option",
-            json!({"sessionId": session, "configId": OPTION}),
-        )
-        .await;
-    assert_eq!(reply["error"]["code"], -32602, "no value: {reply}");
-
-    // Still alive, level unchanged.
-    let reply = set(&mut agent, &session, "mode", "default").await;
-    let options = &reply["result"]["configOptions"];
-    assert_eq!(effort_option(options).unwrap()["currentValue"], before, "{reply}");
     assert_eq!(agent.shutdown().await, Some(0));
 }
 
