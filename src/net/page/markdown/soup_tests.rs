@@ -126,6 +126,18 @@ const ENTITIES: &[&str] = &[
     "&bogus;",
     "&",
     "&#x1F980;",
+    // Markup-like junk that ends itself, and characters that are not quite whitespace.
+    "< ",
+    "</>",
+    "<?php x ?>",
+    "<![CDATA[x]]>",
+    "\r\n",
+    "\r",
+    "\u{200B}",
+    "\u{202E}",
+    "\u{0301}",
+    "\u{000C}",
+    "*_`|#",
 ];
 
 /// One document and the words that must survive it.
