@@ -280,14 +280,16 @@ async fn an_unknown_model_without_pricing_has_no_cost() {
 #[tokio::test]
 async fn absurd_prices_and_token_counts_never_make_a_cost_json_cannot_carry() {
     let mock = MockLlm::start().await;
-    mock.push(mock_llm::text_with_usage(&["one"], u64::MAX / 2, u64::MAX / 2));
-    mock.push(mock_llm::text_with_usage(&["two"], u64::MAX / 2, u64::MAX / 2));
+    mock.push(mock_llm::text_with_usage(&["one"], u64::MAX, u64::MAX));
+    mock.push(mock_llm::text_with_usage(&["two"], u64::MAX, u64::MAX));
     let home = TestHome::new(&mock.url());
     home.add_config("  pricing:\n    mock-model: {input: 1e300, output: 1e300}\n");
     let (mut agent, session) = started(&home, false).await;
-    let (response, updates) = agent.prompt(&session, "first").await;
-    assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
-    assert_eq!(usage_update(&updates).get("cost"), None, "{updates:#?}");
+    for prompt in ["first", "second"] {
+        let (response, updates) = agent.prompt(&session, prompt).await;
+        assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+        assert_eq!(usage_update(&updates).get("cost"), None, "{updates:#?}");
+    }
     assert_eq!(agent.shutdown().await, Some(0));
 
     // The highest rate accepted, at the most tokens a provider can claim: still a number.
