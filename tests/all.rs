@@ -49,6 +49,8 @@ mod rate_limits;
 /// Reasoning effort: the `thought_level` option per model, its wire formats, the config
 /// default, and Anthropic thinking signatures echoed across a tool loop.
 mod reasoning_effort;
+/// Reasoning effort under hostile calls: garbage values, unknown ids, model switches.
+mod reasoning_effort_hostile;
 /// The OpenAI Responses API mode against the Responses mock: streaming, encrypted reasoning
 /// in the tool loop, parallel calls, retries, errors, cancel.
 mod responses_api;

@@ -171,3 +171,80 @@ async fn auto_compact_off_stops_automatic_compaction_and_survives_a_restart() {
     );
     assert_eq!(agent.shutdown().await, Some(0));
 }
+
+/// `/compact` on an Anthropic session whose turns carry signed thinking: the summary request
+/// is plain text (no thinking block dangles in it), and the request after it sends back only
+/// signed thinking, each first in its message.
+#[tokio::test]
+async fn compact_with_signed_thinking_sends_no_dangling_thinking() {
+    use crate::support::mock_anthropic::{self, MockAnthropic, TOKENS};
+    let mock = MockAnthropic::start().await;
+    let home = TestHome::unconfigured();
+    std::fs::write(
+        home.path().join("config.yaml"),
+        "model:\n  provider: anthropic\n  default: claude-sonnet-4-5\nagent:\n  reasoning_effort: high\ncompression:\n  threshold_tokens: 2000\n  protect_last_n: 4\n",
+    )
+    .unwrap();
+    let url = mock.url();
+    let env = [
+        ("ANTHROPIC_API_KEY", "sk-ant-test-1234"),
+        ("ANTHROPIC_BASE_URL", url.as_str()),
+    ];
+    let mut agent = AgentProcess::spawn(home.path(), &env).await;
+    agent.initialize().await;
+    let session = agent.new_session(&home.cwd()).await;
+    for i in 0..5 {
+        let answer = format!("answer {i} ").repeat(250);
+        mock.push(mock_anthropic::thinking_then_text(
+            &[&format!("thought {i}")],
+            &[&answer],
+            TOKENS,
+        ));
+        agent.prompt(&session, &format!("question {i}")).await;
+    }
+    mock.push(mock_anthropic::text(&["Goal: answers. Kept: all."]));
+    let (response, updates) = agent.prompt(&session, "/compact").await;
+    assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+    assert!(
+        agent_text(&updates).starts_with("Context compressed:"),
+        "{}",
+        agent_text(&updates)
+    );
+    mock.push(mock_anthropic::text(&["after"]));
+    let (response, _) = agent.prompt(&session, "next").await;
+    assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+
+    let bodies = mock.bodies();
+    let summary = &bodies[bodies.len() - 2];
+    let blocks = |body: &Value| -> Vec<Value> {
+        let messages = body["messages"].as_array().unwrap();
+        messages
+            .iter()
+            .filter_map(|m| m["content"].as_array())
+            .flatten()
+            .cloned()
+            .collect()
+    };
+    assert!(
+        blocks(summary).iter().all(|b| b["type"] != "thinking"),
+        "thinking in the summary request: {summary}"
+    );
+    let after = bodies.last().unwrap();
+    assert!(
+        blocks(after).iter().any(|b| b["type"] == "thinking"),
+        "the kept turns' thinking goes back: {after}"
+    );
+    for message in after["messages"].as_array().unwrap() {
+        let Some(content) = message["content"].as_array() else {
+            continue;
+        };
+        for (at, block) in content.iter().enumerate() {
+            if block["type"] == "thinking" {
+                assert_eq!(at, 0, "thinking not first: {message}");
+                assert!(block["signature"].as_str().is_some_and(|s| !s.is_empty()), "{message}");
+                assert_eq!(message["role"], "assistant", "{message}");
+            }
+        }
+    }
+    assert_eq!(agent.shutdown().await, Some(0));
+}

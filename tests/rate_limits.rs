@@ -274,3 +274,64 @@ async fn an_unknown_model_without_pricing_has_no_cost() {
     );
     assert_eq!(agent.shutdown().await, Some(0));
 }
+
+/// A typo'd rate (1e300) and a provider claiming 2^64 tokens: no infinite or NaN cost ever
+/// reaches `usage_update` (serde_json would write `"amount": null`), and the agent lives on.
+#[tokio::test]
+async fn absurd_prices_and_token_counts_never_make_a_cost_json_cannot_carry() {
+    let mock = MockLlm::start().await;
+    mock.push(mock_llm::text_with_usage(&["one"], u64::MAX, u64::MAX));
+    mock.push(mock_llm::text_with_usage(&["two"], u64::MAX, u64::MAX));
+    let home = TestHome::new(&mock.url());
+    home.add_config("  pricing:\n    mock-model: {input: 1e300, output: 1e300}\n");
+    let (mut agent, session) = started(&home, false).await;
+    for prompt in ["first", "second"] {
+        let (response, updates) = agent.prompt(&session, prompt).await;
+        assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+        assert_eq!(usage_update(&updates).get("cost"), None, "{updates:#?}");
+    }
+    assert_eq!(agent.shutdown().await, Some(0));
+
+    // The highest rate accepted, at the most tokens a provider can claim: still a number.
+    let mock = MockLlm::start().await;
+    mock.push(mock_llm::text_with_usage(&["one"], u64::MAX / 2, u64::MAX / 2));
+    mock.push(mock_llm::text_with_usage(&["two"], u64::MAX / 2, u64::MAX / 2));
+    let home = TestHome::new(&mock.url());
+    home.add_config("  pricing: {input: 1000000, output: 1000000}\n");
+    let (mut agent, session) = started(&home, false).await;
+    for prompt in ["first", "second"] {
+        let (response, updates) = agent.prompt(&session, prompt).await;
+        assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+        let amount = &usage_update(&updates)["cost"]["amount"];
+        assert!(amount.as_f64().is_some_and(|a| a.is_finite() && a > 0.0), "{amount}");
+    }
+    assert_eq!(agent.shutdown().await, Some(0));
+}
+
+/// Malformed rate-limit headers on a success: the turn ends normally and no notice names a
+/// past reset or a nonsense count.
+#[tokio::test]
+async fn malformed_rate_limit_headers_change_nothing_visible() {
+    let mock = MockLlm::start().await;
+    let headers = [
+        ("x-ratelimit-limit-requests", "0"),
+        ("x-ratelimit-remaining-requests", "18446744073709551616"),
+        ("x-ratelimit-reset-requests", "-5s"),
+        ("x-ratelimit-limit-tokens", "100"),
+        ("x-ratelimit-remaining-tokens", "1"),
+        ("x-ratelimit-reset-tokens", "1000000000"),
+        ("retry-after", "Wed, 21 Oct 2015 07:28:00 GMT"),
+    ];
+    mock.push(with_headers(mock_llm::text(&["fine"]), &headers));
+    let home = TestHome::new(&mock.url());
+    let (mut agent, session) = started(&home, true).await;
+    let (response, updates) = agent.prompt(&session, "hi").await;
+    assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+    assert_eq!(
+        notices(&updates),
+        vec!["rate limit nearly used up: 1 of 100 tokens left".to_string()]
+    );
+    let limits = &usage_update(&updates)["_meta"]["rateLimits"];
+    assert_eq!(limits["requests"], json!({"limit": 0}), "{limits}");
+    assert_eq!(agent.shutdown().await, Some(0));
+}

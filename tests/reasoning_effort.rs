@@ -10,10 +10,10 @@ use crate::support::mock_anthropic::{self, MockAnthropic};
 use crate::support::mock_llm::{self, MockLlm};
 use crate::support::{AgentProcess, TestHome};
 
-const OPTION: &str = "reasoning_effort";
+pub(crate) const OPTION: &str = "reasoning_effort";
 
 /// A home whose chat-completions model is `model`, with extra config lines.
-fn home_with(mock: &MockLlm, model: &str, extra: &str) -> TestHome {
+pub(crate) fn home_with(mock: &MockLlm, model: &str, extra: &str) -> TestHome {
     let home = TestHome::unconfigured();
     let config = format!(
         "model:\n  provider: custom\n  base_url: {}\n  default: {model}\n{extra}",
@@ -23,11 +23,11 @@ fn home_with(mock: &MockLlm, model: &str, extra: &str) -> TestHome {
     home
 }
 
-fn effort_option(options: &Value) -> Option<&Value> {
+pub(crate) fn effort_option(options: &Value) -> Option<&Value> {
     options.as_array()?.iter().find(|o| o["id"] == OPTION)
 }
 
-fn level_ids(option: &Value) -> Vec<&str> {
+pub(crate) fn level_ids(option: &Value) -> Vec<&str> {
     option["options"]
         .as_array()
         .unwrap()
@@ -36,7 +36,7 @@ fn level_ids(option: &Value) -> Vec<&str> {
         .collect()
 }
 
-async fn new_session(agent: &mut AgentProcess, home: &TestHome) -> (String, Value) {
+pub(crate) async fn new_session(agent: &mut AgentProcess, home: &TestHome) -> (String, Value) {
     let created = agent
         .request("session/new", json!({"cwd": home.cwd(), "mcpServers": []}))
         .await;
@@ -44,7 +44,7 @@ async fn new_session(agent: &mut AgentProcess, home: &TestHome) -> (String, Valu
     (session, created["result"]["configOptions"].clone())
 }
 
-async fn set(agent: &mut AgentProcess, session: &str, id: &str, value: &str) -> Value {
+pub(crate) async fn set(agent: &mut AgentProcess, session: &str, id: &str, value: &str) -> Value {
     agent
         .request(
             "session/set_config_option",
@@ -245,5 +245,82 @@ async fn delegated_children_think_at_the_parents_level() {
         "parent and child: {:?}",
         requests.iter().map(|r| &r["reasoning_effort"]).collect::<Vec<_>>()
     );
+    assert_eq!(agent.shutdown().await, Some(0));
+}
+
+/// Every thinking block in a request's messages, with whether it carries a signature.
+fn thinking_blocks(body: &Value) -> Vec<(String, bool)> {
+    let messages = body["messages"].as_array().unwrap();
+    let blocks = messages.iter().filter_map(|m| m["content"].as_array()).flatten();
+    blocks
+        .filter(|b| b["type"] == "thinking")
+        .map(|b| {
+            let signed = b["signature"].as_str().is_some_and(|s| !s.is_empty());
+            (b["thinking"].as_str().unwrap_or_default().to_string(), signed)
+        })
+        .collect()
+}
+
+fn anthropic_home() -> TestHome {
+    let home = TestHome::unconfigured();
+    std::fs::write(
+        home.path().join("config.yaml"),
+        "model:\n  provider: anthropic\n  default: claude-sonnet-4-5\nagent:\n  reasoning_effort: high\n",
+    )
+    .unwrap();
+    home
+}
+
+/// A stream that dies mid-thought (no signature yet) leaves nothing Anthropic would refuse;
+/// a signed thinking loop is stored, and after a restart and `session/load` goes back signed.
+#[tokio::test]
+async fn unsigned_thinking_is_never_replayed_and_signed_thinking_survives_a_restart() {
+    let mock = MockAnthropic::start().await;
+    let home = anthropic_home();
+    let url = mock.url();
+    let env = [
+        ("ANTHROPIC_API_KEY", "sk-ant-test-1234"),
+        ("ANTHROPIC_BASE_URL", url.as_str()),
+    ];
+    let mut agent = AgentProcess::spawn(home.path(), &env).await;
+    agent.initialize().await;
+    let (session, _) = new_session(&mut agent, &home).await;
+    // Cut before the signature: the thought reached the user, so no retry; the turn fails.
+    mock.push(mock_anthropic::thinking_cut("half a thou"));
+    let (response, _) = agent.prompt(&session, "think").await;
+    assert!(response.get("error").is_some(), "{response}");
+    let input = "{\"todos\": [{\"id\": \"1\", \"content\": \"Think\", \"status\": \"pending\"}]}";
+    mock.push(mock_anthropic::thinking_then_tool_use(
+        "I should plan.",
+        "SIGNED-abc123",
+        "toolu_01",
+        "todo",
+        input,
+    ));
+    mock.push(mock_anthropic::text(&["Planned."]));
+    let (response, _) = agent.prompt(&session, "plan it").await;
+    assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+    for body in mock.bodies() {
+        assert!(
+            thinking_blocks(&body).iter().all(|(_, signed)| *signed),
+            "an unsigned thinking block was sent: {body}"
+        );
+    }
+    assert_eq!(agent.shutdown().await, Some(0));
+
+    let mut agent = AgentProcess::spawn(home.path(), &env).await;
+    agent.initialize().await;
+    let loaded = agent
+        .request(
+            "session/load",
+            json!({"sessionId": session, "cwd": home.cwd(), "mcpServers": []}),
+        )
+        .await;
+    assert!(loaded.get("error").is_none(), "{loaded}");
+    mock.push(mock_anthropic::text(&["Again."]));
+    let (response, _) = agent.prompt(&session, "again").await;
+    assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+    let last = mock.bodies().last().unwrap().clone();
+    assert_eq!(thinking_blocks(&last), [("I should plan.".to_string(), true)], "{last}");
     assert_eq!(agent.shutdown().await, Some(0));
 }

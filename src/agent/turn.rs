@@ -151,7 +151,7 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
         if let Some(usage) = assembled.usage {
             turn.compaction.record_call(usage.input_tokens, sent_len);
             outcome.usage.add(&usage);
-            outcome.context_tokens = Some(usage.input_tokens + usage.output_tokens);
+            outcome.context_tokens = Some(usage.total());
         }
         let mut message = assembled.message;
         mint_call_ids(&mut message, history);

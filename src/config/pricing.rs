@@ -105,7 +105,10 @@ fn rates(entry: &Value, path: &str) -> Option<Pricing> {
     let (input, output) = match (rate(INPUT), rate(OUTPUT)) {
         (Some(Some(input)), Some(Some(output))) => (input, output),
         _ => {
-            tracing::warn!(path, "pricing needs non-negative `input` and `output` rates; ignored");
+            tracing::warn!(
+                path,
+                "pricing needs `input` and `output` rates between 0 and 1000000 (USD per million tokens); ignored"
+            );
             return None;
         }
     };
@@ -114,7 +117,7 @@ fn rates(entry: &Value, path: &str) -> Option<Pricing> {
         Some(None) => {
             tracing::warn!(
                 path,
-                "a cache rate is not a non-negative number; the input rate applies"
+                "a cache rate is not a number between 0 and 1000000; the input rate applies"
             );
             None
         }
@@ -128,14 +131,20 @@ fn rates(entry: &Value, path: &str) -> Option<Pricing> {
     })
 }
 
-/// A rate: a non-negative finite number, also when written as a string (`"0.15"`).
+/// Above this (USD per million tokens, i.e. a dollar a token) a rate is a typo: such a rate
+/// times a long session's tokens overflows to infinity, which JSON cannot carry.
+const MAX_RATE: f64 = 1_000_000.0;
+
+/// A rate: a non-negative finite number up to `MAX_RATE`, also when written as a string
+/// (`"0.15"`).
 fn as_rate(value: &Value) -> Option<f64> {
     let number = match value {
         Value::Number(n) => n.as_f64(),
         Value::String(s) => s.trim().trim_start_matches('$').parse().ok(),
         _ => None,
     }?;
-    Some(number).filter(|n| n.is_finite() && *n >= 0.0)
+    // `+ 0.0` turns `-0` into `0`: a cost is never shown as `-0.0000`.
+    Some(number + 0.0).filter(|n| n.is_finite() && (0.0..=MAX_RATE).contains(n))
 }
 
 #[cfg(test)]
@@ -168,5 +177,21 @@ mod tests {
         assert_eq!(cfg.rates_for("d"), None);
         assert_eq!(parse("model: bare-id\n"), PricingConfig::default());
         assert_eq!(parse("model:\n  pricing: 3\n"), PricingConfig::default());
+    }
+
+    #[test]
+    fn absurd_rates_are_ignored_not_priced() {
+        let cfg = parse(
+            "model:\n  pricing:\n    huge: {input: 1e300, output: 1}\n    inf: {input: .inf, output: 1}\n    nan: {input: .nan, output: 1}\n    snan: {input: \"NaN\", output: \"inf\"}\n    neg: {input: 1, output: \"-2\"}\n    text: {input: cheap, output: 1}\n    nested: {input: {a: 1}, output: 1}\n    zero: {input: -0.0, output: 0, cache_read: 1e300}\n",
+        );
+        for id in ["huge", "inf", "nan", "snan", "neg", "text", "nested"] {
+            assert_eq!(cfg.rates_for(id), None, "{id}");
+        }
+        let zero = cfg.rates_for("zero").unwrap();
+        assert!(zero.input.is_sign_positive(), "-0 is read as 0");
+        assert_eq!(
+            zero.cache_read, None,
+            "an absurd cache rate falls back to the input rate"
+        );
     }
 }

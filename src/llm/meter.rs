@@ -58,8 +58,10 @@ impl UsageMeter {
             }
             if state.low.insert(name) {
                 let (left, limit) = (bucket.remaining.unwrap_or(0), bucket.limit.unwrap_or(0));
+                // A reset already past (a skewed clock, a bogus header) tells the user nothing.
                 let resets = bucket
                     .reset
+                    .filter(|when| *when > now)
                     .map(|when| format!(", resets at {}", clock(when, now)))
                     .unwrap_or_default();
                 notices.push(format!(
@@ -78,6 +80,10 @@ impl UsageMeter {
     /// Adds a finished turn: its cost, or `None` when its model has no known price.
     pub fn record_turn(&self, cost: Option<f64>) {
         let mut state = lock(&self.state);
+        // An amount JSON cannot carry (infinite, NaN), a negative one, or one that would make
+        // the total infinite counts as unpriced: `usage_update.cost` must stay a number.
+        let total = state.total;
+        let cost = cost.filter(|amount| amount.is_finite() && *amount >= 0.0 && (total + amount).is_finite());
         state.last_turn = cost;
         match cost {
             Some(amount) => {
@@ -180,5 +186,32 @@ mod tests {
         );
         assert_eq!(UsageMeter::default().spend().describe("m"), "Cost: no turns yet");
         assert_eq!(money(0.00042, "USD"), "0.000420 USD");
+    }
+
+    #[test]
+    fn a_cost_json_cannot_carry_is_never_recorded() {
+        let meter = UsageMeter::default();
+        meter.record_turn(Some(f64::MAX));
+        meter.record_turn(Some(f64::MAX));
+        meter.record_turn(Some(f64::NAN));
+        meter.record_turn(Some(-1.0));
+        let spend = meter.spend();
+        assert_eq!((spend.session, spend.unpriced_turns), (Some(f64::MAX), 3));
+        assert!(spend.last_turn.is_none(), "{spend:?}");
+        // serde_json writes a non-finite float as `null`: `usage_update.cost.amount` would be.
+        let json = serde_json::to_string(&spend.session).unwrap();
+        assert!(!json.contains("null"), "{json}");
+    }
+
+    #[test]
+    fn a_reset_in_the_past_is_not_announced_as_a_time() {
+        let meter = UsageMeter::default();
+        let now = DateTime::from_timestamp(1_795_503_600, 0).unwrap();
+        let mut stale = limits(1);
+        stale.requests.as_mut().unwrap().reset = DateTime::from_timestamp(1_000_000_000, 0);
+        assert_eq!(
+            meter.observe(&stale, now),
+            vec!["rate limit nearly used up: 1 of 100 requests left".to_string()]
+        );
     }
 }

@@ -95,7 +95,8 @@ fn strip_date(id: &str) -> &str {
 pub fn cost(pricing: &Pricing, usage: &Usage) -> f64 {
     let uncached = usage
         .input_tokens
-        .saturating_sub(usage.cache_read_tokens + usage.cache_write_tokens);
+        // Saturating: a provider's counts are untrusted and their sum may not fit.
+        .saturating_sub(usage.cache_read_tokens.saturating_add(usage.cache_write_tokens));
     let per_token = |tokens: u64, rate: f64| tokens as f64 * rate;
     let total = per_token(uncached, pricing.input)
         + per_token(usage.cache_read_tokens, pricing.cache_read.unwrap_or(pricing.input))
@@ -104,9 +105,12 @@ pub fn cost(pricing: &Pricing, usage: &Usage) -> f64 {
     total / 1_000_000.0
 }
 
-/// What one turn of `model` cost, when its rates are known.
+/// What one turn of `model` cost, when its rates are known (and the amount is a number JSON can
+/// carry: `usage_update.cost` cannot be infinite).
 pub fn turn_cost(config: &PricingConfig, model: &str, usage: &Usage) -> Option<f64> {
-    rates(config, model).map(|(pricing, _)| cost(&pricing, usage))
+    rates(config, model)
+        .map(|(pricing, _)| cost(&pricing, usage))
+        .filter(|amount| amount.is_finite() && *amount >= 0.0)
 }
 
 #[cfg(test)]
@@ -190,5 +194,30 @@ mod tests {
         let amount = cost(&no_cache_rates, &usage(1_000_000, 0, 600_000, 0));
         assert!((amount - 3.0).abs() < 1e-9, "cache reads at the input rate: {amount}");
         assert_eq!(cost(&pricing, &Usage::default()), 0.0);
+    }
+
+    #[test]
+    fn huge_token_counts_never_make_an_infinite_cost() {
+        let config = PricingConfig {
+            flat: Some(Pricing {
+                input: f64::MAX,
+                output: 1.0,
+                cache_read: None,
+                cache_write: None,
+            }),
+            ..PricingConfig::default()
+        };
+        assert_eq!(turn_cost(&config, "m", &usage(u64::MAX, 0, 0, 0)), None);
+        // Cached counts above the prompt (a confused provider) cost what they say, no underflow.
+        let amount = turn_cost(
+            &PricingConfig::default(),
+            "gpt-4o",
+            &usage(10, u64::MAX, u64::MAX, u64::MAX),
+        );
+        assert!(amount.is_some_and(f64::is_finite), "{amount:?}");
+        // A turn's usage summed over its calls saturates instead of overflowing.
+        let mut sum = usage(u64::MAX, u64::MAX, u64::MAX, 1);
+        sum.add(&usage(1, 1, 1, u64::MAX));
+        assert_eq!((sum.total(), sum.cache_write_tokens), (u64::MAX, u64::MAX));
     }
 }

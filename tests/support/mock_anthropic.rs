@@ -338,3 +338,16 @@ pub fn with_headers(reply: Reply, headers: &[(&str, &str)]) -> Reply {
         reply: Box::new(reply),
     }
 }
+
+/// A thinking block whose stream dies before its `signature_delta` (and before the block ends).
+pub fn thinking_cut(thought: &str) -> Reply {
+    let mut events = vec![message_start(TOKENS)];
+    let mut block = block(
+        0,
+        json!({"type": "thinking", "thinking": ""}),
+        vec![json!({"type": "thinking_delta", "thinking": thought})],
+    );
+    block.pop();
+    events.extend(block);
+    Reply::Stream(events)
+}

@@ -14,7 +14,7 @@ fn chunk(delta: Value, finish: Option<&str>) -> Value {
 }
 
 fn usage(prompt: u64, completion: u64) -> Value {
-    json!({"id": "chatcmpl-mock", "object": "chat.completion.chunk", "choices": [], "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}})
+    json!({"id": "chatcmpl-mock", "object": "chat.completion.chunk", "choices": [], "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt.saturating_add(completion)}})
 }
 
 /// A streamed text answer in the given pieces, with usage 100/20.

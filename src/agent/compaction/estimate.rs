@@ -85,7 +85,11 @@ impl ContextMeter {
         if !self.known || history.len() < self.history_len {
             return None;
         }
-        Some(self.prompt_tokens + estimate_tokens(&history[self.history_len..]))
+        // Saturating: `prompt_tokens` is the provider's count (untrusted).
+        Some(
+            self.prompt_tokens
+                .saturating_add(estimate_tokens(&history[self.history_len..])),
+        )
     }
 }
 

@@ -239,11 +239,12 @@ impl SseParser {
             Some(n) => n,
             None => u
                 .input_tokens
-                .saturating_sub(u.cache_read_tokens + u.cache_write_tokens),
+                .saturating_sub(u.cache_read_tokens.saturating_add(u.cache_write_tokens)),
         };
         u.cache_read_tokens = read;
         u.cache_write_tokens = write;
-        u.input_tokens = uncached + read + write;
+        // Saturating: the counts are the provider's (untrusted); an overflow must not panic.
+        u.input_tokens = uncached.saturating_add(read).saturating_add(write);
         if let Some(n) = wire.output_tokens {
             u.output_tokens = n;
         }

@@ -316,3 +316,21 @@ fn signed_and_redacted_thinking_are_kept_for_the_next_request_unsigned_thinking_
         ]
     );
 }
+
+#[test]
+fn token_counts_past_u64_saturate_instead_of_panicking() {
+    let mut parser = SseParser::new("anthropic", "k");
+    let events = feed_all(
+        &mut parser,
+        &[
+            start(u64::MAX, u64::MAX, 1),
+            message_delta("end_turn", u64::MAX),
+            message_stop(),
+        ],
+    )
+    .unwrap();
+    let Some(StreamEvent::Usage(usage)) = events.iter().find(|e| matches!(e, StreamEvent::Usage(_))) else {
+        panic!("no usage in {events:?}");
+    };
+    assert_eq!((usage.input_tokens, usage.output_tokens), (u64::MAX, u64::MAX));
+}

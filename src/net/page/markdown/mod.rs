@@ -312,3 +312,6 @@ impl Converter {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod soup_tests;
