@@ -114,22 +114,31 @@ fn error_chain(error: &dyn std::error::Error) -> String {
     text
 }
 
+/// How long until the exhausted bucket a 429 names refills (for a 429 without Retry-After). A
+/// reset already past says nothing (a stale or skewed header): the usual backoff applies then,
+/// instead of a zero wait that would spend every retry at once.
+fn named_reset(headers: &reqwest::header::HeaderMap, now: chrono::DateTime<chrono::Utc>) -> Option<Duration> {
+    let when = RateLimits::from_headers(headers, now)?.retry_time()?;
+    (when - now).to_std().ok().filter(|wait| !wait.is_zero())
+}
+
 /// Turns a non-success response into an error, reading its whole body for the message
 /// (provider error bodies explain what is wrong: unknown model, quota, …).
 pub async fn status_error(provider: &str, key_hint: &str, response: reqwest::Response) -> LlmError {
     let status = response.status().as_u16();
     let now = chrono::Utc::now();
-    let named_reset = || {
-        // A 429 without Retry-After may still say when the exhausted bucket refills.
-        let when = RateLimits::from_headers(response.headers(), now)?.retry_time()?;
-        Some((when - now).to_std().unwrap_or(Duration::ZERO))
-    };
     let retry_after = response
         .headers()
         .get(reqwest::header::RETRY_AFTER)
         .and_then(|v| v.to_str().ok())
         .and_then(parse_retry_after)
-        .or_else(|| if status == 429 { named_reset() } else { None });
+        .or_else(|| {
+            if status == 429 {
+                named_reset(response.headers(), now)
+            } else {
+                None
+            }
+        });
     let body = response.text().await.unwrap_or_default();
     let message = error_message(&body);
     if status == 401 || status == 403 {
@@ -263,6 +272,36 @@ mod tests {
         assert_eq!(parse_retry_after("1e20"), Some(crate::config::duration::MAX_SETTING));
         assert_eq!(parse_retry_after("NaN"), None);
         assert_eq!(parse_retry_after("-1"), None);
+    }
+
+    #[test]
+    fn a_429_names_a_future_reset_but_not_a_past_one() {
+        use reqwest::header::{HeaderMap, HeaderValue};
+        let now = chrono::DateTime::parse_from_rfc3339("2026-11-24T07:00:00Z")
+            .unwrap()
+            .to_utc();
+        let exhausted = |reset: &'static str| {
+            let mut headers = HeaderMap::new();
+            headers.insert("anthropic-ratelimit-requests-limit", HeaderValue::from_static("50"));
+            headers.insert("anthropic-ratelimit-requests-remaining", HeaderValue::from_static("0"));
+            headers.insert("anthropic-ratelimit-requests-reset", HeaderValue::from_static(reset));
+            headers
+        };
+        assert_eq!(
+            named_reset(&exhausted("2026-11-24T07:00:12Z"), now),
+            Some(Duration::from_secs(12))
+        );
+        assert_eq!(
+            named_reset(&exhausted("2026-11-24T06:59:00Z"), now),
+            None,
+            "past: back off as usual"
+        );
+        assert_eq!(
+            named_reset(&exhausted("2026-11-24T07:00:00Z"), now),
+            None,
+            "now: back off as usual"
+        );
+        assert_eq!(named_reset(&HeaderMap::new(), now), None);
     }
 
     #[test]
