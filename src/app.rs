@@ -13,8 +13,16 @@ use crate::store::Store;
 pub fn build_services(config: Config) -> Arc<Services> {
     // Opened in the background: `initialize` is answered before SQLite is ready.
     let store = Store::open_in_background(config.db_path.clone());
-    // Start a blocking-pool thread now so the first database call does not pay for it.
-    tokio::task::spawn_blocking(|| {});
+    // Start two blocking-pool threads now: one soon waits in stdin's read for good, and the
+    // first write to stdout (the `initialize` answer) would otherwise wait for a thread to be
+    // created. Each holds until both exist, so the pool cannot satisfy both with one thread.
+    let both_started = Arc::new(std::sync::Barrier::new(2));
+    for _ in 0..2 {
+        let both_started = both_started.clone();
+        tokio::task::spawn_blocking(move || {
+            both_started.wait();
+        });
+    }
     Arc::new(Services::new(config, store))
 }
 
