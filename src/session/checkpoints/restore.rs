@@ -206,6 +206,7 @@ fn set_executable(_path: &Path, _executable: bool) -> std::io::Result<()> {
     Ok(())
 }
 
-#[cfg(test)]
+// Its one test needs Unix modes and symlinks.
+#[cfg(all(test, unix))]
 #[path = "restore_tests.rs"]
 mod tests;

@@ -24,7 +24,6 @@ impl FileSystem for Editor {
     }
 }
 
-#[cfg(unix)]
 #[tokio::test]
 async fn every_kind_of_change_is_put_back_exactly() {
     use std::os::unix::fs::PermissionsExt;

@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+#[cfg(unix)] // Only `sources` (Unix only) uses it.
 use std::time::Duration;
 
 #[cfg(unix)] // Only `sources` (Unix only) uses it.
