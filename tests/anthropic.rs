@@ -8,19 +8,15 @@ use serde_json::{Value, json};
 use crate::support::mock_anthropic::{self, MockAnthropic, Tokens};
 use crate::support::{AgentProcess, TestHome, agent_text, chunk_text};
 
-const KEY: &str = "sk-ant-test-1234";
+const KEY: &str = mock_anthropic::TEST_KEY;
 
 fn home_with(config: &str) -> TestHome {
-    let home = TestHome::unconfigured();
-    std::fs::write(home.path().join("config.yaml"), config).unwrap();
-    home
+    TestHome::with_config(config)
 }
 
 async fn started(mock: &MockAnthropic) -> (TestHome, AgentProcess, String) {
     let home = home_with("model:\n  provider: anthropic\n  default: claude-test\n");
-    let url = mock.url();
-    let env = [("ANTHROPIC_API_KEY", KEY), ("ANTHROPIC_BASE_URL", url.as_str())];
-    let mut agent = AgentProcess::spawn(home.path(), &env).await;
+    let mut agent = mock.spawn_agent(home.path()).await;
     agent.initialize().await;
     let session = agent.new_session(&home.cwd()).await;
     (home, agent, session)

@@ -179,18 +179,10 @@ async fn auto_compact_off_stops_automatic_compaction_and_survives_a_restart() {
 async fn compact_with_signed_thinking_sends_no_dangling_thinking() {
     use crate::support::mock_anthropic::{self, MockAnthropic, TOKENS};
     let mock = MockAnthropic::start().await;
-    let home = TestHome::unconfigured();
-    std::fs::write(
-        home.path().join("config.yaml"),
+    let home = TestHome::with_config(
         "model:\n  provider: anthropic\n  default: claude-sonnet-4-5\nagent:\n  reasoning_effort: high\ncompression:\n  threshold_tokens: 2000\n  protect_last_n: 4\n",
-    )
-    .unwrap();
-    let url = mock.url();
-    let env = [
-        ("ANTHROPIC_API_KEY", "sk-ant-test-1234"),
-        ("ANTHROPIC_BASE_URL", url.as_str()),
-    ];
-    let mut agent = AgentProcess::spawn(home.path(), &env).await;
+    );
+    let mut agent = mock.spawn_agent(home.path()).await;
     agent.initialize().await;
     let session = agent.new_session(&home.cwd()).await;
     for i in 0..5 {

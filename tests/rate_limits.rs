@@ -120,15 +120,10 @@ async fn anthropic_rate_limit_headers_reach_usage_update() {
         ("anthropic-ratelimit-input-tokens-reset", "2026-11-24T07:02:00Z"),
     ];
     mock.push(mock_anthropic::with_headers(mock_anthropic::text(&["hello"]), &headers));
-    let home = TestHome::unconfigured();
-    std::fs::write(
-        home.path().join("config.yaml"),
-        "model:\n  provider: anthropic\n  default: claude-test\n",
-    )
-    .unwrap();
+    let home = TestHome::with_config("model:\n  provider: anthropic\n  default: claude-test\n");
     let url = mock.url();
     let env = [
-        ("ANTHROPIC_API_KEY", "sk-ant-test-1234"),
+        ("ANTHROPIC_API_KEY", mock_anthropic::TEST_KEY),
         ("ANTHROPIC_BASE_URL", url.as_str()),
     ];
     // Anthropic's resets are absolute times: they arrive unchanged, no clock to normalise.
@@ -143,12 +138,10 @@ async fn responses_api_rate_limit_headers_reach_usage_update() {
         mock_responses::text(&["hello"]),
         &openai_headers("42"),
     ));
-    let home = TestHome::unconfigured();
-    let config = format!(
+    let home = TestHome::with_config(&format!(
         "model:\n  base_url: {}\n  api_mode: codex_responses\n  default: gpt-5-mock\n",
         mock.url()
-    );
-    std::fs::write(home.path().join("config.yaml"), config).unwrap();
+    ));
     // OpenAI's resets are durations from now: times as placeholders.
     let update = clockless(&one_turn_usage(&home, &[("CUSTOM_API_KEY", "sk-test-responses-1234")]).await);
     expect_test::expect![[r#"{"sessionUpdate":"usage_update","used":120,"size":400000,"_meta":{"rateLimits":{"requests":{"limit":100,"remaining":42,"reset":"<time>"},"tokens":{"limit":40000,"remaining":39000,"reset":"<time>"}}}}"#]].assert_eq(&update);

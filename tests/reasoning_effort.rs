@@ -162,18 +162,8 @@ async fn agent_reasoning_effort_is_the_default_fitted_to_the_model() {
 #[tokio::test]
 async fn anthropic_thinking_signatures_go_back_first_in_the_tool_loop() {
     let mock = MockAnthropic::start().await;
-    let home = TestHome::unconfigured();
-    std::fs::write(
-        home.path().join("config.yaml"),
-        "model:\n  provider: anthropic\n  default: claude-sonnet-4-5\nagent:\n  reasoning_effort: high\n",
-    )
-    .unwrap();
-    let url = mock.url();
-    let env = [
-        ("ANTHROPIC_API_KEY", "sk-ant-test-1234"),
-        ("ANTHROPIC_BASE_URL", url.as_str()),
-    ];
-    let mut agent = AgentProcess::spawn(home.path(), &env).await;
+    let home = anthropic_home();
+    let mut agent = mock.spawn_agent(home.path()).await;
     agent.initialize().await;
     let (session, options) = new_session(&mut agent, &home).await;
     let option = effort_option(&options).unwrap_or_else(|| panic!("{options}"));
@@ -262,13 +252,9 @@ fn thinking_blocks(body: &Value) -> Vec<(String, bool)> {
 }
 
 fn anthropic_home() -> TestHome {
-    let home = TestHome::unconfigured();
-    std::fs::write(
-        home.path().join("config.yaml"),
+    TestHome::with_config(
         "model:\n  provider: anthropic\n  default: claude-sonnet-4-5\nagent:\n  reasoning_effort: high\n",
     )
-    .unwrap();
-    home
 }
 
 /// A stream that dies mid-thought (no signature yet) leaves nothing Anthropic would refuse;
@@ -277,12 +263,7 @@ fn anthropic_home() -> TestHome {
 async fn unsigned_thinking_is_never_replayed_and_signed_thinking_survives_a_restart() {
     let mock = MockAnthropic::start().await;
     let home = anthropic_home();
-    let url = mock.url();
-    let env = [
-        ("ANTHROPIC_API_KEY", "sk-ant-test-1234"),
-        ("ANTHROPIC_BASE_URL", url.as_str()),
-    ];
-    let mut agent = AgentProcess::spawn(home.path(), &env).await;
+    let mut agent = mock.spawn_agent(home.path()).await;
     agent.initialize().await;
     let (session, _) = new_session(&mut agent, &home).await;
     // Cut before the signature: the thought reached the user, so no retry; the turn fails.
@@ -308,7 +289,7 @@ async fn unsigned_thinking_is_never_replayed_and_signed_thinking_survives_a_rest
     }
     assert_eq!(agent.shutdown().await, Some(0));
 
-    let mut agent = AgentProcess::spawn(home.path(), &env).await;
+    let mut agent = mock.spawn_agent(home.path()).await;
     agent.initialize().await;
     let loaded = agent
         .request(

@@ -10,6 +10,9 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
+
+/// The API key `spawn_agent` gives the agent (a regular key, not an OAuth token).
+pub const TEST_KEY: &str = "sk-ant-test-1234";
 use tokio::net::{TcpListener, TcpStream};
 
 use super::mock_llm::{read_request, respond};
@@ -81,6 +84,14 @@ impl MockAnthropic {
     /// The API root, as `ANTHROPIC_BASE_URL` takes it (no `/v1`).
     pub fn url(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// Starts the agent on `home` with an API key and `ANTHROPIC_BASE_URL` aimed at this mock
+    /// (the config names `provider: anthropic`), not yet initialized.
+    pub async fn spawn_agent(&self, home: &std::path::Path) -> super::AgentProcess {
+        let url = self.url();
+        let env = [("ANTHROPIC_API_KEY", TEST_KEY), ("ANTHROPIC_BASE_URL", url.as_str())];
+        super::AgentProcess::spawn(home, &env).await
     }
 
     pub fn push(&self, reply: Reply) {

@@ -49,6 +49,13 @@ impl TestHome {
         std::fs::write(path, text).unwrap();
     }
 
+    /// A home whose whole `config.yaml` is `yaml` (for providers other than the chat mock).
+    pub fn with_config(yaml: &str) -> TestHome {
+        let home = TestHome::unconfigured();
+        std::fs::write(home.path().join("config.yaml"), yaml).unwrap();
+        home
+    }
+
     /// A home with no provider configured at all.
     pub fn unconfigured() -> TestHome {
         TestHome {
