@@ -4,7 +4,6 @@
 //! first event of a stream, and turning a response body into a stream of SSE events with the
 //! `eventsource-stream` crate.
 
-use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use eventsource_stream::{Event, Eventsource};
@@ -13,23 +12,12 @@ use futures::{Stream, StreamExt};
 use super::rate_limits::RateLimits;
 use super::{EventStream, LlmError, StreamEvent};
 
-/// The providers' shared HTTP client, built the first time a request needs it: building it (TLS
-/// roots, connector) was a tenth of the time to answer `initialize`, which needs no network.
-/// Clones share one client and its connection pool. Derefs to `reqwest::Client`.
-#[derive(Clone, Default)]
-pub struct HttpClient(Arc<OnceLock<reqwest::Client>>);
-
-impl std::ops::Deref for HttpClient {
-    type Target = reqwest::Client;
-
-    fn deref(&self) -> &reqwest::Client {
-        self.0.get_or_init(build_client)
-    }
-}
+/// The providers' shared HTTP client, built on first use (`initialize` needs no network).
+pub type HttpClient = crate::net::LazyClient;
 
 /// A new shared client (nothing is built yet).
 pub fn client() -> HttpClient {
-    HttpClient::default()
+    crate::net::LazyClient::new(build_client)
 }
 
 /// A client tuned for streaming model calls: fast connect timeout, no overall timeout (answers

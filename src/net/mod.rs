@@ -6,7 +6,9 @@
 
 pub mod address;
 pub mod fetch;
+pub mod lazy_client;
 pub mod page;
 
 pub use address::{blocked_reason, is_always_blocked_host};
 pub use fetch::{FetchError, FetchLimits, Fetched, GuardedHttp};
+pub use lazy_client::LazyClient;

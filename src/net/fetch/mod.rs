@@ -58,7 +58,7 @@ pub struct Fetched {
 /// is built on first use (loading TLS roots costs milliseconds the start-up should not pay).
 #[derive(Clone)]
 pub struct GuardedHttp {
-    client: Arc<std::sync::OnceLock<reqwest::Client>>,
+    client: super::LazyClient,
     allow_private: bool,
 }
 
@@ -72,14 +72,13 @@ impl Default for GuardedHttp {
 impl GuardedHttp {
     pub fn new(allow_private: bool) -> GuardedHttp {
         GuardedHttp {
-            client: Arc::default(),
+            client: super::LazyClient::new(move || build_client(allow_private)),
             allow_private,
         }
     }
 
     fn client(&self) -> &reqwest::Client {
-        let allow_private = self.allow_private;
-        self.client.get_or_init(|| build_client(allow_private))
+        &self.client
     }
 
     /// Whether private addresses are allowed (what the user configured).

@@ -6,8 +6,8 @@
 //! Brave). Beyond Hermes, extraction never needs a backend: with none, a search-only one, or
 //! `web.extract_backend: native`, pages are fetched and converted here.
 
+use crate::net::LazyClient;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use super::{Backend, BackendName};
@@ -41,7 +41,7 @@ pub struct WebBackends {
     pub char_limit: usize,
     /// Where full texts of cut pages are saved (`HERMES_HOME/cache/web`).
     pub cache_dir: Option<PathBuf>,
-    client: Arc<OnceLock<reqwest::Client>>,
+    client: LazyClient,
 }
 
 impl Default for WebBackends {
@@ -53,7 +53,7 @@ impl Default for WebBackends {
             any_usable: false,
             char_limit: crate::config::web::DEFAULT_EXTRACT_CHAR_LIMIT,
             cache_dir: None,
-            client: Arc::default(),
+            client: LazyClient::new(backend_client),
         }
     }
 }
@@ -105,7 +105,7 @@ impl WebBackends {
             any_usable: auto.is_some(),
             char_limit: web.extract_char_limit,
             cache_dir: Some(home.join("cache").join("web")),
-            client: Arc::default(),
+            client: LazyClient::new(backend_client),
         };
         tracing::debug!(?backends, "web backends resolved");
         backends
@@ -130,12 +130,14 @@ impl WebBackends {
 
     /// The client for backend APIs, built on first use (TLS roots cost milliseconds at start).
     pub fn client(&self) -> &reqwest::Client {
-        self.client.get_or_init(|| {
-            reqwest::Client::builder()
-                .connect_timeout(Duration::from_secs(10))
-                .user_agent(concat!("hermes-acp/", env!("CARGO_PKG_VERSION")))
-                .build()
-                .unwrap_or_else(|_| reqwest::Client::new())
-        })
+        &self.client
     }
+}
+
+fn backend_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(10))
+        .user_agent(concat!("hermes-acp/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .unwrap_or_else(|_| reqwest::Client::new())
 }
