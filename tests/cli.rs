@@ -33,6 +33,20 @@ fn config(home: &Path, yaml: &str) {
     std::fs::write(home.join("config.yaml"), yaml).unwrap();
 }
 
+/// The launch an editor makes skips the argument parser: no arguments and `acp` both serve
+/// (stdin is empty here, so they end at once, cleanly and silent on stdout); anything else still
+/// goes through clap and is refused.
+#[tokio::test]
+async fn no_arguments_and_acp_serve_other_words_are_refused() {
+    let home = tempfile::tempdir().unwrap();
+    assert_eq!(run_cli(home.path(), &[], &[]).await, (0, String::new()));
+    assert_eq!(run_cli(home.path(), &["acp"], &[]).await, (0, String::new()));
+    let (code, out) = run_cli(home.path(), &["acpx"], &[]).await;
+    assert_eq!((code, out.as_str()), (2, ""), "clap's usage error goes to stderr");
+    let (code, _) = run_cli(home.path(), &["acp", "--bogus"], &[]).await;
+    assert_eq!(code, 2);
+}
+
 #[tokio::test]
 async fn check_ok_sends_one_tiny_completion_and_reports_latency() {
     let mock = MockLlm::start().await;

@@ -82,3 +82,18 @@ impl ModelCatalog {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without a provider there is nothing to wait for: the configured list is ready on the
+    /// first poll (waiting for a fetch that never starts would leave the future pending).
+    #[tokio::test]
+    async fn without_a_provider_the_list_is_there_at_once() {
+        use futures::FutureExt;
+        let catalog = ModelCatalog::new(vec!["b".into(), "a".into()], None);
+        let models = catalog.models("a").now_or_never();
+        assert_eq!(models.as_deref(), Some(&["a".to_string(), "b".to_string()][..]));
+    }
+}
