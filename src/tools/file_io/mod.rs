@@ -195,4 +195,6 @@ pub async fn blocking<T: Send + 'static>(job: impl FnOnce() -> io::Result<T> + S
 pub mod test_support;
 // Unix only: the tests check file modes and symlinks.
 #[cfg(all(test, unix))]
+mod swap_tests;
+#[cfg(all(test, unix))]
 mod tests;
