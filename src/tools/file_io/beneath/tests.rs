@@ -352,3 +352,41 @@ fn the_openat_walk_alone_creates_and_refuses_like_the_fast_path() {
         "nothing created through the link"
     );
 }
+
+#[test]
+fn the_path_based_fallback_does_the_same_operations() {
+    use super::by_path_on_unix::Root as PathRoot;
+    let f = fixture();
+    let root = PathRoot::open(&f.project).unwrap();
+    assert_eq!(root.path(), f.project);
+    root.write(Path::new("a/b.txt"), b"one", FileMode::Keep, Durability::Synced)
+        .unwrap();
+    assert_eq!(root.read(Path::new("a/b.txt")).unwrap().unwrap(), b"one");
+    assert_eq!(root.read(Path::new("a/none")).unwrap(), None);
+    assert!(root.mode_of(Path::new("a/b.txt")).unwrap().is_some());
+    root.set_mode(Path::new("a/b.txt"), FileMode::Exact(0o444)).unwrap();
+    assert!(
+        std::fs::metadata(f.project.join("a/b.txt"))
+            .unwrap()
+            .permissions()
+            .readonly()
+    );
+    root.rename(Path::new("a/b.txt"), &root, Path::new("c/d.txt"), Durability::Synced)
+        .unwrap();
+    root.create_dirs(Path::new("e/f")).unwrap();
+    assert!(f.project.join("e/f").is_dir() && f.project.join("c/d.txt").is_file());
+    assert!(root.create_dirs(Path::new("../x")).is_err());
+    symlink(f.outside.join("t"), f.project.join("link")).unwrap();
+    let err = root
+        .write(Path::new("link"), b"x", FileMode::Keep, Durability::Synced)
+        .unwrap_err();
+    assert!(matches!(err, BeneathError::FinalSymlink { .. }), "{err:?}");
+    root.replace(Path::new("link"), b"file", FileMode::Keep, Durability::Synced)
+        .unwrap();
+    assert!(!f.outside.join("t").exists() && !f.project.join("link").is_symlink());
+    root.remove(Path::new("link"), Durability::Synced).unwrap();
+    assert!(matches!(
+        root.remove(Path::new("e"), Durability::Synced),
+        Err(BeneathError::IsDirectory(_))
+    ));
+}
