@@ -27,6 +27,11 @@ mod compaction_controls;
 mod delegate;
 /// The editor config snippets and the ACP registry manifest.
 mod distribution;
+/// The check-then-write race through the real binary: a background process flips a symlink
+/// while write_file runs; nothing lands outside the project.
+// Unix only: symlinks, `mv -T`.
+#[cfg(unix)]
+mod edit_race;
 /// `execute_code`: scripts calling tools through the gate, limits, cancel.
 // Unix only: Unix sockets, process groups and /proc.
 #[cfg(unix)]

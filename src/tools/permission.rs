@@ -101,9 +101,13 @@ pub async fn gate_command(ctx: &ToolContext, effect: CommandEffect) -> Result<Op
     Ok(Some(approval::approved_note(&reason)))
 }
 
-/// Where an edit of `path` really lands, and whether that is sensitive.
-pub fn edit_target(ctx: &ToolContext, path: &Path) -> EditTarget {
-    let real = super::file_io::real_path(path);
+/// Where an edit of `path` really lands — a write follows a final symlink (the link stays, its
+/// target changes), a removal does not (the link itself goes) — and whether that is sensitive.
+pub fn edit_target(ctx: &ToolContext, path: &Path, final_link: FinalLink) -> EditTarget {
+    let real = match (final_link, path.parent(), path.file_name()) {
+        (FinalLink::Kept, Some(parent), Some(name)) => super::file_io::real_path(parent).join(name),
+        _ => super::file_io::real_path(path),
+    };
     let (project, temp) = project_roots(ctx);
     let roots = SensitiveRoots {
         home: super::file_io::real_path(&super::workspace::home_dir()),
@@ -121,6 +125,15 @@ pub fn edit_target(ctx: &ToolContext, path: &Path) -> EditTarget {
         sensitive: sensitive_reason(&real, &roots),
         real,
     }
+}
+
+/// Whether an edit's final name is followed when it is a symlink.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FinalLink {
+    /// Writing: the link's target is what changes.
+    Followed,
+    /// Deleting or moving away: the link itself is what goes.
+    Kept,
 }
 
 /// Decides an edit of `target`; asks the user with the diff when the policy says so.

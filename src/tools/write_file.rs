@@ -1,6 +1,8 @@
 //! The `write_file` tool: replaces a file's whole content (creating it and its parents). Guards
 //! and the syntax gate run first, then the user approves the exact old/new texts, then the write
 //! goes through the editor or atomically to disk, keeping the file's CRLF endings, BOM and mode.
+//! The path is resolved once (`file_io::EditSite`): the disk write goes to the target the
+//! policy judged, below the root it was judged inside, through directory descriptors.
 
 use std::path::Path;
 
@@ -8,6 +10,7 @@ use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
 use super::describe::{self, Presentation, ToolEffect, ToolKind};
+use super::file_io::beneath::FileMode;
 use super::file_io::{self, GuardEnv};
 use super::{FileChange, Tool, ToolContext, ToolDisplay, ToolOutput};
 
@@ -66,7 +69,9 @@ impl WriteFileTool {
         if let Some(e) = file_io::write_denied_error(&self.guard, &path, "Write") {
             return write_error(&path, e);
         }
-        let old_raw = match file_io::read_text_lossy(ctx, &path).await {
+        // Resolved once: what is read, shown, judged and written is this one site.
+        let site = file_io::EditSite::for_write(ctx, path.clone());
+        let old_raw = match file_io::read_site_lossy(ctx, &site).await {
             Ok(old) => old,
             Err(e) => return write_error(&path, format!("Failed to write file: {e}")),
         };
@@ -78,14 +83,14 @@ impl WriteFileTool {
         let old_shown = old_raw.as_deref().map(|t| file_io::strip_bom(t).0.to_string());
         let new_shown = file_io::strip_bom(&final_text).0.to_string();
         if let Err(e) =
-            file_io::request_edit_approval(ctx, "write_file", &path, old_shown.as_deref(), &new_shown, &args).await
+            file_io::request_edit_approval(ctx, "write_file", &site, old_shown.as_deref(), &new_shown, &args).await
         {
             return ToolOutput::error(e);
         }
 
         let bytes_written = final_text.len();
         ctx.session.checkpoints.before_change().await;
-        if let Err(e) = file_io::write_text(ctx, &path, final_text).await {
+        if let Err(e) = file_io::write_site(ctx, &site, final_text, FileMode::Keep).await {
             return write_error(&path, format!("Failed to write file: {e}"));
         }
         let shown = file_io::display_path(&path);

@@ -1,23 +1,28 @@
-//! File plumbing shared by the edit tools (`write_file`, `patch`): reading through the editor
-//! seam with a disk fallback, atomic disk writes that keep the file's mode, preserving an
-//! existing file's CRLF endings and UTF-8 BOM, the edit-approval round trip, and (in the
-//! submodules) the sensitive-path guards, the JSON/YAML/TOML syntax gate and unified diffs.
+//! File plumbing shared by the edit tools (`write_file`, `patch`): preserving an existing
+//! file's CRLF endings and UTF-8 BOM, the edit-approval round trip, and (in the submodules)
+//! where an edit lands and how it is read and written (`site.rs`: the judged target, the
+//! editor seam with a disk fallback), the disk primitive that writes below the judged root
+//! through directory descriptors (`beneath/`), the whole-file write for paths of our own
+//! (`atomic.rs`), the sensitive-path guards, the JSON/YAML/TOML syntax gate and unified diffs.
 
 mod atomic;
+pub mod beneath;
 mod diff;
 mod guards;
+mod site;
 mod syntax;
 
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 
-pub use atomic::{atomic_write, delete_file, move_file};
+pub use atomic::atomic_write;
 pub use diff::unified_diff;
 pub use guards::{
     GuardEnv, check_internal_content, check_sensitive_system_path, cross_profile_warning, real_path, write_denied_error,
 };
+pub use site::{EditSite, move_site, read_site, read_site_lossy, remove_site, site_mode, write_site};
 pub use syntax::{lint_report, syntax_gate};
 
 use super::{ApprovalDecision, ApprovalRequest, ToolContext};
@@ -91,22 +96,6 @@ pub fn check_edit_target(env: &GuardEnv, raw: &str, resolved: &Path, cross_profi
     }
 }
 
-/// Reads a text file: first the editor's view (unsaved buffers), then the disk. `Ok(None)`
-/// means the file does not exist; a file that is not UTF-8 is an `InvalidData` error.
-pub async fn read_text(ctx: &ToolContext, path: &Path) -> io::Result<Option<String>> {
-    match ctx.session.fs.read_text(path).await {
-        Some(Ok(text)) => return Ok(Some(text)),
-        Some(Err(e)) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Some(Err(e)) => {
-            // The editor could not serve it (e.g. not a buffer it knows): the disk decides.
-            tracing::debug!(path = %path.display(), error = %e, "editor read failed; using disk");
-        }
-        None => {}
-    }
-    let owned = path.to_path_buf();
-    blocking(move || read_disk(&owned)).await
-}
-
 /// Reads a text file from disk. `Ok(None)` when it does not exist.
 pub fn read_disk(path: &Path) -> io::Result<Option<String>> {
     let meta = match std::fs::metadata(path) {
@@ -126,18 +115,6 @@ pub fn read_disk(path: &Path) -> io::Result<Option<String>> {
     })
 }
 
-/// Like [`read_text`] but a non-UTF-8 file is decoded lossily: for callers that only show
-/// the old text (write_file replaces the whole file anyway).
-pub async fn read_text_lossy(ctx: &ToolContext, path: &Path) -> io::Result<Option<String>> {
-    match read_text(ctx, path).await {
-        Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-            let owned = path.to_path_buf();
-            blocking(move || std::fs::read(&owned).map(|b| Some(String::from_utf8_lossy(&b).into_owned()))).await
-        }
-        other => other,
-    }
-}
-
 /// Who carried out a write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WriteRoute {
@@ -147,29 +124,14 @@ pub enum WriteRoute {
     Disk,
 }
 
-/// Writes a whole file: through the editor when it handles writes, else atomically to disk.
-/// Parent directories are created first either way.
-pub async fn write_text(ctx: &ToolContext, path: &Path, content: String) -> io::Result<WriteRoute> {
-    let parent = path.parent().map(Path::to_path_buf);
-    if let Some(parent) = parent {
-        blocking(move || std::fs::create_dir_all(&parent)).await?;
-    }
-    if let Some(result) = ctx.session.fs.write_text(path, &content).await {
-        return result.map(|()| WriteRoute::Editor);
-    }
-    let owned = path.to_path_buf();
-    blocking(move || atomic_write(&owned, content.as_bytes())).await?;
-    Ok(WriteRoute::Disk)
-}
-
-/// Passes one file edit through the permission gate before anything is touched: the target is
-/// resolved to what it really is (symlinks followed), and the policy allows it, refuses it, or
-/// asks the user with the diff. `Err` carries the message for the model: a denial, a timeout
-/// (nobody answered) and a cancelled turn read differently.
+/// Passes one file edit through the permission gate before anything is touched: the policy
+/// allows the site's judged target, refuses it, or asks the user with the diff. On `Ok` the
+/// caller writes that same site (never the path re-resolved). `Err` carries the message for
+/// the model: a denial, a timeout (nobody answered) and a cancelled turn read differently.
 pub async fn request_edit_approval(
     ctx: &ToolContext,
     tool: &'static str,
-    path: &Path,
+    site: &EditSite,
     old_text: Option<&str>,
     new_text: &str,
     arguments: &Value,
@@ -183,12 +145,10 @@ pub async fn request_edit_approval(
             crate::safety::policy::READ_ONLY_NOTE
         ));
     }
-    let target = super::permission::edit_target(ctx, path);
-    let real_path = target.real.clone();
-    let decision = super::permission::gate_edit(ctx, target, |reason| ApprovalRequest::Edit {
+    let decision = super::permission::gate_edit(ctx, site.judged.clone(), |reason| ApprovalRequest::Edit {
         tool,
-        path: path.to_path_buf(),
-        real_path,
+        path: site.path.clone(),
+        real_path: site.judged.real.clone(),
         reason,
         old_text: old_text.map(str::to_string),
         new_text: new_text.to_string(),
@@ -231,17 +191,10 @@ pub async fn blocking<T: Send + 'static>(job: impl FnOnce() -> io::Result<T> + S
         .map_err(|e| io::Error::other(format!("file task failed: {e}")))?
 }
 
-/// The target of a write: `path` itself, or what it points at when it is a symlink, so the
-/// atomic rename replaces the file and keeps the link.
-pub fn write_target(path: &Path) -> PathBuf {
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
-        _ => path.to_path_buf(),
-    }
-}
-
 #[cfg(test)]
 pub mod test_support;
 // Unix only: the tests check file modes and symlinks.
+#[cfg(all(test, unix))]
+mod swap_tests;
 #[cfg(all(test, unix))]
 mod tests;

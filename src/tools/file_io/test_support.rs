@@ -1,5 +1,6 @@
 //! Test fakes for the edit tools: a `ToolContext` on a temp dir, an approver that records every
-//! request and answers with a fixed decision, and an editor-like file system with buffers.
+//! request and answers with a fixed decision, one that answers by where the edit lands after a
+//! hook ran, and an editor-like file system with buffers.
 
 use std::collections::HashMap;
 use std::io;
@@ -51,6 +52,26 @@ impl Approver for Recorder {
     fn request<'a>(&'a self, _call_id: &'a str, request: ApprovalRequest) -> BoxFuture<'a, ApprovalDecision> {
         self.requests.lock().unwrap().push(request);
         let decision = self.decision;
+        Box::pin(async move { decision })
+    }
+}
+
+/// Answers like the policy means edits (allow what lands inside `project`, deny the rest), after
+/// running `on_ask`: a test's hook to change the disk between the check and the write.
+pub struct AskHook {
+    pub project: PathBuf,
+    pub on_ask: Box<dyn Fn() + Send + Sync>,
+}
+
+impl Approver for AskHook {
+    fn request<'a>(&'a self, _call_id: &'a str, request: ApprovalRequest) -> BoxFuture<'a, ApprovalDecision> {
+        (self.on_ask)();
+        let decision = match request {
+            ApprovalRequest::Edit { real_path, .. } if real_path.starts_with(&self.project) => {
+                ApprovalDecision::AllowOnce
+            }
+            _ => ApprovalDecision::Deny,
+        };
         Box::pin(async move { decision })
     }
 }

@@ -5,6 +5,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::sync::Arc;
 
+use super::beneath::FileMode;
 use super::test_support::{EditorFs, Recorder, ctx_with_fs, test_ctx, test_guard};
 use super::*;
 use crate::tools::approver::AllowAll;
@@ -63,33 +64,21 @@ fn atomic_write_through_a_symlink_keeps_the_link() {
     assert_eq!(std::fs::read_to_string(&real).unwrap(), "two");
 }
 
-#[test]
-fn delete_and_move() {
-    let dir = tempfile::tempdir().unwrap();
-    let a = dir.path().join("a.txt");
-    std::fs::write(&a, "x").unwrap();
-    move_file(&a, &dir.path().join("sub/b.txt")).unwrap();
-    assert!(!a.exists());
-    delete_file(&dir.path().join("sub/b.txt")).unwrap();
-    assert!(!dir.path().join("sub/b.txt").exists());
-    assert!(delete_file(&dir.path().join("sub")).is_err());
-}
-
 #[tokio::test]
 async fn reads_fall_back_to_disk_and_report_missing_files_as_none() {
     let dir = tempfile::tempdir().unwrap();
     let ctx = test_ctx(dir.path(), Arc::new(AllowAll));
     std::fs::write(dir.path().join("a.txt"), "disk").unwrap();
     std::fs::write(dir.path().join("bin"), [0xff, 0xfe, 0x00]).unwrap();
-    assert_eq!(
-        read_text(&ctx, &dir.path().join("a.txt")).await.unwrap().as_deref(),
-        Some("disk")
-    );
-    assert_eq!(read_text(&ctx, &dir.path().join("missing")).await.unwrap(), None);
-    assert!(read_text(&ctx, dir.path()).await.is_err());
-    let err = read_text(&ctx, &dir.path().join("bin")).await.unwrap_err();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    let site = |name: &str| EditSite::for_write(&ctx, dir.path().join(name));
+    assert_eq!(read_site(&ctx, &site("a.txt")).await.unwrap().as_deref(), Some("disk"));
+    assert_eq!(read_site(&ctx, &site("missing")).await.unwrap(), None);
+    assert_eq!(read_site(&ctx, &site("no/such/dir/f")).await.unwrap(), None);
+    assert!(read_site(&ctx, &site("sub")).await.is_err());
+    let err = read_site(&ctx, &site("bin")).await.unwrap_err();
     assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
-    assert!(read_text_lossy(&ctx, &dir.path().join("bin")).await.unwrap().is_some());
+    assert!(read_site_lossy(&ctx, &site("bin")).await.unwrap().is_some());
 }
 
 #[tokio::test]
@@ -100,8 +89,10 @@ async fn the_editor_serves_reads_and_takes_writes_first() {
     std::fs::write(&path, "saved").unwrap();
     editor.buffers.lock().unwrap().insert(path.clone(), "unsaved".into());
     let ctx = ctx_with_fs(dir.path(), Arc::new(AllowAll), editor.clone());
-    assert_eq!(read_text(&ctx, &path).await.unwrap().as_deref(), Some("unsaved"));
-    write_text(&ctx, &path, "edited".into()).await.unwrap();
+    let site = EditSite::for_write(&ctx, path.clone());
+    assert_eq!(read_site(&ctx, &site).await.unwrap().as_deref(), Some("unsaved"));
+    let route = write_site(&ctx, &site, "edited".into(), FileMode::Keep).await.unwrap();
+    assert_eq!(route, WriteRoute::Editor);
     assert_eq!(editor.buffers.lock().unwrap()[&path], "edited");
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
@@ -223,7 +214,8 @@ async fn approval_outcomes_read_differently() {
     ] {
         let recorder = Recorder::new(decision);
         let ctx = test_ctx(dir.path(), recorder.clone());
-        let result = request_edit_approval(&ctx, "write_file", &path, None, "new", &args).await;
+        let site = EditSite::for_write(&ctx, path.clone());
+        let result = request_edit_approval(&ctx, "write_file", &site, None, "new", &args).await;
         match expected {
             None => assert!(result.is_ok()),
             Some(text) => assert!(result.unwrap_err().contains(text), "{decision:?}"),

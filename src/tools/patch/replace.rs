@@ -1,12 +1,16 @@
 //! Replace mode: read the file (BOM stripped), run the fuzzy matcher off the async executor,
 //! keep the file's CRLF endings, refuse broken JSON/YAML/TOML, ask the user with the whole-file
-//! before/after, write, re-read to verify, and answer with a unified diff.
+//! before/after, write (to the site judged, through directory descriptors on disk), re-read
+//! to verify, and answer with a unified diff.
 
 use serde_json::{Value, json};
 
 use super::fuzzy::{self, NO_MATCH};
 use super::tool::{Outcome, PatchTool, patch_error, tool_error};
-use crate::tools::file_io::{self, UTF8_BOM, WriteRoute, detect_line_ending, normalize_line_endings, strip_bom};
+use crate::tools::file_io::beneath::FileMode;
+use crate::tools::file_io::{
+    self, EditSite, UTF8_BOM, WriteRoute, detect_line_ending, normalize_line_endings, strip_bom,
+};
 use crate::tools::{FileChange, ToolContext, ToolDisplay};
 
 pub(super) async fn run(tool: &PatchTool, ctx: &ToolContext, args: &Value, raw_path: Option<&str>) -> Outcome {
@@ -27,7 +31,9 @@ pub(super) async fn run(tool: &PatchTool, ctx: &ToolContext, args: &Value, raw_p
     if let Some(e) = file_io::write_denied_error(&tool.guard, &path, "Write") {
         return patch_error(e);
     }
-    let mut content = match file_io::read_text(ctx, &path).await {
+    // Resolved once: what is read, judged and written is this one site.
+    let site = file_io::EditSite::for_write(ctx, path.clone());
+    let mut content = match file_io::read_site(ctx, &site).await {
         Ok(Some(raw)) => raw,
         Ok(None) | Err(_) => return patch_error(format!("Failed to read file: {shown}")),
     };
@@ -62,17 +68,17 @@ pub(super) async fn run(tool: &PatchTool, ctx: &ToolContext, args: &Value, raw_p
     if let Err(e) = file_io::syntax_gate(&path, &new_content) {
         return patch_error(format!("Failed to write changes: {e}"));
     }
-    if let Err(e) = file_io::request_edit_approval(ctx, "patch", &path, Some(&content), &new_content, args).await {
+    if let Err(e) = file_io::request_edit_approval(ctx, "patch", &site, Some(&content), &new_content, args).await {
         return tool_error(e);
     }
     let final_text = file_io::preserve_conventions(Some(&template), new_content.as_str());
     ctx.session.checkpoints.before_change().await;
-    match file_io::write_text(ctx, &path, final_text).await {
+    match file_io::write_site(ctx, &site, final_text, FileMode::Keep).await {
         Err(e) => return patch_error(format!("Failed to write changes: Failed to write file: {e}")),
         // The atomic disk write either landed whole or failed; an editor may have done otherwise.
         Ok(WriteRoute::Disk) => {}
         Ok(WriteRoute::Editor) => {
-            if let Err(e) = verify(ctx, &path, &new_content).await {
+            if let Err(e) = verify(ctx, &site, &new_content).await {
                 return patch_error(e);
             }
         }
@@ -97,9 +103,9 @@ pub(super) async fn run(tool: &PatchTool, ctx: &ToolContext, args: &Value, raw_p
 }
 
 /// Re-reads the file and checks the intended text landed (line endings and BOM aside).
-async fn verify(ctx: &ToolContext, path: &std::path::Path, intended: &str) -> Result<(), String> {
-    let shown = path.display();
-    let Ok(Some(back)) = file_io::read_text(ctx, path).await else {
+async fn verify(ctx: &ToolContext, site: &EditSite, intended: &str) -> Result<(), String> {
+    let shown = site.path.display();
+    let Ok(Some(back)) = file_io::read_site(ctx, site).await else {
         return Err(format!("Post-write verification failed: could not re-read {shown}"));
     };
     let lf = |t: &str| normalize_line_endings(strip_bom(t).0, "\n");

@@ -1,6 +1,8 @@
 //! V4A multi-file patches: parsing (`parse`), in-memory application and validation (`plan`),
-//! and the tool's patch mode that approves and writes the plan with rollback (`run`).
+//! the tool's patch mode that resolves and approves every file (`run`), and writing the
+//! approved plan with rollback (`apply`).
 
+mod apply;
 pub mod parse;
 pub mod plan;
 pub(super) mod run;

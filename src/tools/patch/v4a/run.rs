@@ -1,18 +1,17 @@
-//! Patch mode: parse, read every named file, plan in memory, refuse protected targets and
-//! broken JSON/YAML/TOML, then ask the user file by file (any denial stops before a write),
-//! then write. A write failing half way rolls the earlier files back, so the patch lands whole
-//! or not at all.
+//! Patch mode: parse, resolve and read every named file (`EditSite`), plan in memory, refuse
+//! protected targets and broken JSON/YAML/TOML, then ask the user file by file (any denial
+//! stops before a write), then write the approved sites (`apply.rs`), all or nothing.
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
 use super::parse::{OpKind, Operation};
-use super::plan::{FileEdit, Snapshot, plan};
-use crate::tools::file_io::{self, GuardEnv};
+use super::plan::{Snapshot, plan};
+use crate::tools::file_io::{self, EditSite, GuardEnv};
 use crate::tools::patch::tool::{Outcome, PatchTool, patch_error, tool_error};
 use crate::tools::{FileChange, ToolContext, ToolDisplay};
 
@@ -32,11 +31,15 @@ pub(in crate::tools::patch) async fn run(
 
     let mut errors = denied_targets(&tool.guard, &ops, ctx);
     let mut snapshot: Snapshot = HashMap::new();
+    // Each file resolved once, for reading and (unless deleted) for writing.
+    let mut read_sites: HashMap<PathBuf, EditSite> = HashMap::new();
     for op in &ops {
         for raw in std::iter::once(&op.path).chain(op.new_path.as_ref()) {
             let path = ctx.session.workspace.resolve(raw);
             if let Entry::Vacant(slot) = snapshot.entry(path.clone()) {
-                slot.insert(file_io::read_text(ctx, &path).await.map_err(|e| e.to_string()));
+                let site = EditSite::for_write(ctx, path.clone());
+                slot.insert(file_io::read_site(ctx, &site).await.map_err(|e| e.to_string()));
+                read_sites.insert(path, site);
             }
         }
     }
@@ -70,15 +73,21 @@ pub(in crate::tools::patch) async fn run(
         }
     };
 
+    let mut sites = Vec::with_capacity(plan.edits.len());
     for edit in &plan.edits {
+        // A deleted (or moved-away) file is its own name, not what a link there points at.
+        let site = match (&edit.after_raw, read_sites.get(&edit.path)) {
+            (Some(_), Some(read)) => read.clone(),
+            (Some(_), None) => EditSite::for_write(ctx, edit.path.clone()),
+            (None, _) => EditSite::for_removal(ctx, edit.path.clone()),
+        };
         let after = edit.after.as_deref().unwrap_or_default();
-        if let Err(e) =
-            file_io::request_edit_approval(ctx, "patch", &edit.path, edit.before.as_deref(), after, args).await
-        {
+        if let Err(e) = file_io::request_edit_approval(ctx, "patch", &site, edit.before.as_deref(), after, args).await {
             return tool_error(e);
         }
+        sites.push(site);
     }
-    if let Err(e) = apply(ctx, &plan.edits).await {
+    if let Err(e) = super::apply::apply(ctx, &plan.edits, &sites, &read_sites).await {
         return patch_error(e);
     }
 
@@ -137,85 +146,4 @@ fn denied_targets(guard: &GuardEnv, ops: &[Operation], ctx: &ToolContext) -> Vec
         }
     }
     errors
-}
-
-/// Writes and deletes every edit in order; on a failure restores what was already done.
-async fn apply(ctx: &ToolContext, edits: &[FileEdit]) -> Result<(), String> {
-    ctx.session.checkpoints.before_change().await;
-    // Permission bits of move sources, read before the sources disappear.
-    let sources: Vec<PathBuf> = edits.iter().filter_map(|e| e.mode_from.clone()).collect();
-    let modes: HashMap<PathBuf, std::fs::Permissions> = file_io::blocking(move || {
-        Ok(sources
-            .into_iter()
-            .filter_map(|s| Some((s.clone(), std::fs::metadata(&s).ok()?.permissions())))
-            .collect())
-    })
-    .await
-    .unwrap_or_default();
-    for (done, edit) in edits.iter().enumerate() {
-        if let Err(e) = apply_one(ctx, edit, &modes).await {
-            let failure = format!("{}: {e}", edit.path.display());
-            let rollback_errors = rollback(ctx, &edits[..done]).await;
-            if rollback_errors.is_empty() {
-                return Err(format!(
-                    "Apply phase failed; the files already written were restored (no files were modified):\n  • {failure}"
-                ));
-            }
-            let list: Vec<String> = std::iter::once(failure)
-                .chain(rollback_errors)
-                .map(|e| format!("  • {e}"))
-                .collect();
-            return Err(format!(
-                "Apply phase failed (state may be inconsistent — run `git diff` to assess):\n{}",
-                list.join("\n")
-            ));
-        }
-    }
-    Ok(())
-}
-
-async fn apply_one(
-    ctx: &ToolContext,
-    edit: &FileEdit,
-    modes: &HashMap<PathBuf, std::fs::Permissions>,
-) -> std::io::Result<()> {
-    match &edit.after_raw {
-        Some(text) => {
-            file_io::write_text(ctx, &edit.path, text.clone()).await?;
-            if let Some(perms) = edit.mode_from.as_ref().and_then(|source| modes.get(source)) {
-                let (path, perms) = (edit.path.clone(), perms.clone());
-                file_io::blocking(move || std::fs::set_permissions(&path, perms)).await?;
-            }
-            Ok(())
-        }
-        None => {
-            let path = edit.path.clone();
-            file_io::blocking(move || file_io::delete_file(&path)).await
-        }
-    }
-}
-
-/// Puts back the original content of `edits` (newest first); returns what could not be undone.
-async fn rollback(ctx: &ToolContext, edits: &[FileEdit]) -> Vec<String> {
-    let mut errors = Vec::new();
-    for edit in edits.iter().rev() {
-        let result = match &edit.before_raw {
-            Some(original) => file_io::write_text(ctx, &edit.path, original.clone()).await.map(|_| ()),
-            None => {
-                let path = edit.path.clone();
-                file_io::blocking(move || remove_if_present(&path)).await
-            }
-        };
-        if let Err(e) = result {
-            errors.push(format!("could not restore {}: {e}", edit.path.display()));
-        }
-    }
-    errors
-}
-
-fn remove_if_present(path: &Path) -> std::io::Result<()> {
-    match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
-        _ => Ok(()),
-    }
 }

@@ -86,6 +86,8 @@ async fn add_update_delete_and_move_in_one_patch() {
     write(d, "old.txt", "bye\n");
     write(d, "run.sh", "echo\n");
     std::fs::set_permissions(d.join("run.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let inode = |p: &Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(p).unwrap());
+    let moved_inode = inode(&d.join("run.sh"));
     let recorder = Recorder::new(ApprovalDecision::AllowOnce);
     let out = apply(
         d,
@@ -99,6 +101,11 @@ async fn add_update_delete_and_move_in_one_patch() {
     assert_eq!(read(d, "docs/new.md"), "# Title\ntext\n");
     assert!(!d.join("old.txt").exists() && !d.join("run.sh").exists());
     assert_eq!(read(d, "bin/run.sh"), "echo\n");
+    assert_eq!(
+        inode(&d.join("bin/run.sh")),
+        moved_inode,
+        "a move is a rename, not a copy"
+    );
     assert_eq!(
         std::fs::metadata(d.join("bin/run.sh")).unwrap().permissions().mode() & 0o777,
         0o755
@@ -235,6 +242,29 @@ async fn a_failed_write_rolls_back_earlier_files() {
         "{error}"
     );
     assert_eq!(read(dir.path(), "a.txt"), "a\n");
+}
+
+#[tokio::test]
+async fn a_failed_step_renames_a_moved_file_back() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "run.sh", "echo\n");
+    write(dir.path(), "blocker", "a plain file where a directory is needed\n");
+    std::fs::set_permissions(dir.path().join("run.sh"), std::fs::Permissions::from_mode(0o750)).unwrap();
+    let patch = "*** Update File: run.sh\n*** Move to: bin/run.sh\n-echo\n+echo 2\n*** Add File: blocker/x\n+x\n";
+    let out = apply(dir.path(), Arc::new(AllowAll), patch).await;
+    assert!(
+        json_of(&out)["error"]
+            .as_str()
+            .unwrap()
+            .contains("files already written were restored")
+    );
+    assert_eq!(read(dir.path(), "run.sh"), "echo\n");
+    let mode = std::fs::metadata(dir.path().join("run.sh"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o750);
+    assert!(!dir.path().join("bin/run.sh").exists());
 }
 
 #[tokio::test]
