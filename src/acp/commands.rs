@@ -17,6 +17,8 @@ use crate::text::thousands;
 use crate::tools::FileSystem;
 use crate::transcript::Role;
 
+#[path = "commands_permissions.rs"]
+mod permissions;
 #[path = "commands_undo.rs"]
 mod undo;
 
@@ -78,9 +80,9 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "permissions",
-        advertised: "List remembered permission rules for this project, or revoke one",
-        help: "List or revoke remembered permissions",
-        hint: Some("revoke <number>"),
+        advertised: "List permission rules; revoke one, or always allow in this project what this session allowed",
+        help: "List, revoke or keep remembered permissions",
+        hint: Some("revoke <number> | always [number]"),
     },
     Command {
         name: "undo",
@@ -191,40 +193,10 @@ async fn reply(state: &AcpState, session: &Session, text: &str) -> Option<String
             Err(e) => format!("Error executing /reset: {e}"),
         },
         "version" => format!("Hermes Agent (hermes-acp) v{}", env!("CARGO_PKG_VERSION")),
-        "permissions" => permissions(state, session, args).await,
+        "permissions" => permissions::reply(state, session, args).await,
         _ => return None,
     };
     Some(reply)
-}
-
-async fn permissions(state: &AcpState, session: &Session, args: &str) -> String {
-    let workspace = session.settings().cwd.display().to_string();
-    let rules = match state.manager.permission_rules(&workspace).await {
-        Ok(rules) => rules,
-        Err(e) => return format!("Error executing /permissions: {e}"),
-    };
-    if let Some(target) = args.strip_prefix("revoke").map(str::trim) {
-        let rule = match target.parse::<usize>() {
-            Ok(n) if n >= 1 && n <= rules.len() => Some(&rules[n - 1]),
-            _ => rules.iter().find(|r| r.command == target),
-        };
-        let Some(rule) = rule else {
-            return format!("No remembered rule '{target}'. Run /permissions to list them.");
-        };
-        return match state.manager.revoke_rule(&workspace, &rule.command).await {
-            Ok(_) => format!("Revoked: {} `{}`", rule.decision, rule.command),
-            Err(e) => format!("Error executing /permissions: {e}"),
-        };
-    }
-    if rules.is_empty() {
-        return format!("No remembered permission rules for {workspace}.");
-    }
-    let mut out = format!("Remembered permission rules for {workspace}:");
-    for (i, rule) in rules.iter().enumerate() {
-        out.push_str(&format!("\n  {}. {}: `{}`", i + 1, rule.decision, rule.command));
-    }
-    out.push_str("\n\nRevoke one with /permissions revoke <number>.");
-    out
 }
 
 fn help() -> String {

@@ -15,6 +15,7 @@ mod handlers;
 mod mcp;
 mod options;
 mod permissions;
+mod questions;
 pub mod render;
 mod replay;
 mod server;

@@ -41,6 +41,16 @@ impl SessionManager {
         Ok(self.store().rules(workspace).await?)
     }
 
+    /// Remembers `command` (a rule key) as always allowed in `workspace` (`/permissions always`).
+    pub async fn allow_always(&self, workspace: &str, command: &str) -> Result<(), SessionError> {
+        let rule = PermissionRule {
+            workspace: workspace.to_string(),
+            command: command.to_string(),
+            decision: "allow".to_string(),
+        };
+        Ok(self.store().save_rule(rule).await?)
+    }
+
     /// Forgets one remembered rule. Returns whether it existed.
     pub async fn revoke_rule(&self, workspace: &str, command: &str) -> Result<bool, SessionError> {
         Ok(self.store().remove_rule(workspace, command).await?)
