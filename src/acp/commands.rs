@@ -62,8 +62,15 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "compact",
-        advertised: "Summarise the middle of the conversation to free context",
+        advertised: "Summarise everything but the last exchange now, to free context",
         help: "Compress the conversation now (optionally: what the summary should keep)",
+        hint: Some("optional: what the summary should concentrate on"),
+    },
+    // Hermes renamed `/compact` to `/compress`: both work.
+    Command {
+        name: "compress",
+        advertised: "Same as /compact (Hermes' name)",
+        help: "Same as /compact",
         hint: Some("optional: what the summary should concentrate on"),
     },
     Command {
@@ -145,7 +152,7 @@ pub async fn handle(
         "queue" => Some(Outcome::Reply(queue(session, args))),
         "undo" => Some(Outcome::Reply(undo::undo(state, session, fs).await)),
         "checkpoints" => Some(Outcome::Reply(undo::checkpoints(state, session).await)),
-        "compact" => Some(Outcome::Reply(
+        "compact" | "compress" => Some(Outcome::Reply(
             match (state.manager)
                 .compact_now(session, sink, cancel, Some(args).filter(|a| !a.is_empty()))
                 .await
