@@ -12,6 +12,7 @@ mod elicitation;
 mod errors;
 mod events;
 mod handlers;
+mod keepalive;
 mod mcp;
 mod options;
 mod permissions;

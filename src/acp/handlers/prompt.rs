@@ -24,6 +24,7 @@ use crate::acp::convert;
 use crate::acp::elicitation::AcpClarifier;
 use crate::acp::errors::to_rpc;
 use crate::acp::events::AcpEventSink;
+use crate::acp::keepalive::Keepalive;
 use crate::acp::permissions::AcpApprover;
 use crate::acp::state::AcpState;
 use crate::acp::subagents::AcpSubagents;
@@ -132,6 +133,8 @@ async fn run(
         .with_meter(session.meter.clone()),
     );
     let seams = seams(state, cx, &session, &sink, ticket.token());
+    // Dropped when the turn ends, before the prompt is answered.
+    let _keepalive = Keepalive::start(cx, &session.id, &state.traffic, state.manager.keepalive_interval());
     let model_before = session.settings().model;
     let command = match convert::plain_text(&req.prompt) {
         Some(text) => {

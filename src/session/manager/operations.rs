@@ -21,6 +21,12 @@ impl SessionManager {
         self.config().approval_timeout
     }
 
+    /// How long a running turn may leave the connection silent before a keepalive (`None`:
+    /// never; `acp.keepalive_interval_s`).
+    pub fn keepalive_interval(&self) -> Option<Duration> {
+        self.config().file.keepalive.interval
+    }
+
     /// `HERMES_HOME`, where credentials and settings live.
     pub fn home(&self) -> &Path {
         &self.config().home
