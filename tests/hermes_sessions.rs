@@ -75,17 +75,27 @@ fn write_state_db(home: &Path, cwd: &Path) {
     std::mem::forget(conn);
 }
 
-/// state.db and its WAL as (name, length, hash): what Hermes would read back.
+/// Every `state.db*` file of Hermes' folder as (name, length, hash): the database, its WAL and
+/// its `-shm` index (where a plain reader would write its read marks), and any file a reader
+/// would create beside them.
 fn fingerprint(home: &Path) -> Vec<(String, usize, u64)> {
-    ["state.db", "state.db-wal"]
-        .iter()
-        .filter_map(|name| {
-            let bytes = std::fs::read(home.join(name)).ok()?;
+    let mut files: Vec<_> = std::fs::read_dir(home)
+        .unwrap()
+        .flatten()
+        .filter(|entry| entry.file_name().to_string_lossy().starts_with("state.db"))
+        .map(|entry| {
+            let bytes = std::fs::read(entry.path()).unwrap();
             let mut hasher = std::collections::hash_map::DefaultHasher::new();
             bytes.hash(&mut hasher);
-            Some((name.to_string(), bytes.len(), hasher.finish()))
+            (
+                entry.file_name().to_string_lossy().into_owned(),
+                bytes.len(),
+                hasher.finish(),
+            )
         })
-        .collect()
+        .collect();
+    files.sort();
+    files
 }
 
 fn listed(response: &Value) -> Vec<(String, String)> {
@@ -108,7 +118,7 @@ async fn hermes_sessions_are_listed_loaded_and_continued_without_touching_state_
     let home = TestHome::new(&mock.url());
     write_state_db(home.path(), &home.cwd());
     let before = fingerprint(home.path());
-    assert_eq!(before.len(), 2, "the fixture has a live WAL");
+    assert_eq!(before.len(), 3, "the fixture is a live Hermes: a WAL and its index");
 
     let mut agent = AgentProcess::spawn(home.path(), &[]).await;
     agent.initialize().await;
@@ -186,7 +196,7 @@ async fn hermes_sessions_are_listed_loaded_and_continued_without_touching_state_
     assert_eq!(
         fingerprint(home.path()),
         before,
-        "Hermes' state.db and WAL are byte-identical"
+        "Hermes' state.db, WAL and index are byte-identical"
     );
 }
 
