@@ -166,7 +166,7 @@ mod tests {
     use serde_json::json;
 
     fn kinds(question: &Question) -> Vec<PermissionOptionKind> {
-        question.options.iter().map(|o| o.kind.clone()).collect()
+        question.options.iter().map(|o| o.kind).collect()
     }
 
     fn title(question: &Question) -> String {

@@ -227,7 +227,10 @@ impl Tool for PatchTool {
                 (_, false) => format!("Edit {target}"),
             },
             locations,
-            start_text: Some(format!("Preparing {mode} edit for {}.", path.unwrap_or("patch input"))),
+            start_text: Some(match target.is_empty() {
+                true => "Preparing a patch.".to_string(),
+                false => format!("Preparing {mode} edit for {target}."),
+            }),
         }
     }
 
