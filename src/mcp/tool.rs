@@ -176,8 +176,7 @@ fn card_kind(hints: Option<&rmcp::model::ToolAnnotations>) -> ToolKind {
     }
 }
 
-/// `title (server)`, with the tool's human title when the server gives one, else its name: a
-/// phrase without a `name:` prefix, which some clients cut the title at.
+/// `title (server)` (no `name:` prefix, which clients cut at): the human title, else the name.
 fn card_title(server: &str, tool: &rmcp::model::Tool) -> String {
     let title = tool
         .annotations

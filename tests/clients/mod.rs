@@ -6,6 +6,7 @@
 
 mod cards;
 mod compact;
+mod delegated;
 mod editor_fs;
 mod jetbrains;
 // Unix only: `sleep` as the silent command.
@@ -14,13 +15,14 @@ mod keepalive;
 // Unix only: finds the server's process through /proc.
 #[cfg(unix)]
 mod mcp_close;
+mod options;
 mod usage;
 
 use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::AgentProcess;
+use crate::support::{AgentProcess, TestHome};
 
 /// `value` with the session id and the project folder replaced, for snapshots.
 fn shown(value: &Value, session: &str, cwd: &Path) -> Value {
@@ -45,4 +47,21 @@ fn announced<'a>(updates: &'a [Value], call_id: &str) -> &'a Value {
         .iter()
         .find(|u| u["sessionUpdate"] == "tool_call" && u["toolCallId"] == call_id)
         .unwrap_or_else(|| panic!("no tool_call for {call_id} in {updates:#?}"))
+}
+
+/// A new session in the test's project with the editor's `servers`, its commands consumed.
+async fn started(home: &TestHome, servers: Value) -> (AgentProcess, String) {
+    let mut agent = AgentProcess::spawn(home.path(), &[]).await;
+    agent.initialize().await;
+    let response = agent
+        .request(
+            "session/new",
+            serde_json::json!({"cwd": home.cwd(), "mcpServers": servers}),
+        )
+        .await;
+    let session = response["result"]["sessionId"].as_str().unwrap().to_string();
+    agent
+        .wait(|m| m["params"]["update"]["sessionUpdate"] == "available_commands_update")
+        .await;
+    (agent, session)
 }
