@@ -18,6 +18,10 @@ mod cli;
 /// hand. Unix only: the pty comes from libc's posix_openpt.
 #[cfg(unix)]
 mod cli_pty;
+/// What each client shows and what clients rely on: stand-alone permission questions, card
+/// titles, usage after a cancel, `/compact` now, keepalives, MCP close, new files through the
+/// editor, JetBrains.
+mod clients;
 /// Slash commands advertised and in /help; model choices validated.
 mod commands;
 /// Compaction on the user's terms: `/compact <instructions>`, the per-session `auto_compact`

@@ -131,9 +131,8 @@ async fn allow_for_session_then_always_allow_survives_a_restart_and_is_revocable
     agent.prompt(&session, "clean out2").await;
     assert_eq!(permission_requests(&agent).len(), 2, "a different command asks");
     assert!(home.cwd().join("out2").exists());
-
-    // "Always allow this command in this project" is remembered across restarts.
-    agent.permission_policy = PermissionPolicy::Select("allow_always");
+    // Allowed for the session, then kept for the project: remembered across restarts.
+    agent.permission_policy = PermissionPolicy::Select("allow_session");
     let session2 = agent.new_session(&home.cwd()).await;
     std::fs::create_dir_all(home.cwd().join("cache")).unwrap();
     mock.push(mock_llm::tool_calls(&[(
@@ -143,6 +142,7 @@ async fn allow_for_session_then_always_allow_survives_a_restart_and_is_revocable
     )]));
     mock.push(mock_llm::text(&["done"]));
     agent.prompt(&session2, "clean cache").await;
+    agent.prompt(&session2, "/permissions always").await;
     assert_eq!(permission_requests(&agent).len(), 3);
     assert_eq!(agent.shutdown().await, Some(0));
 

@@ -75,7 +75,7 @@ async fn answered(reply: Value, choices: Option<&[&str]>) -> (Value, Vec<Value>,
     assert_eq!(agent_text(&updates), "ok");
     // The card says what was asked (kind "other", the default, may be left out).
     let card = updates.iter().find(|u| u["toolCallId"] == "c1").unwrap();
-    assert_eq!(card["title"], format!("clarify: {QUESTION}"));
+    assert_eq!(card["title"], format!("Ask \u{201c}{QUESTION}\u{201d}"));
     assert!(card["kind"].is_null() || card["kind"] == "other", "{card}");
     let tools = offered_tools(&mock.requests()[0]);
     let forms = elicitations(&agent);

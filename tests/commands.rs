@@ -33,6 +33,7 @@ async fn every_working_command_is_advertised_and_in_help() {
             "context",
             "reset",
             "compact",
+            "compress",
             "steer",
             "queue",
             "permissions",

@@ -221,7 +221,19 @@ fn neovim_snippet_lets_codecompanion_pick_the_offered_auth_method() {
 }
 
 #[test]
-fn editor_readme_explains_every_snippet() {
+fn emacs_snippet_points_agent_shells_hermes_agent_at_hermes_acp() {
+    let elisp = std::fs::read_to_string(root().join("editor-configs/emacs-agent-shell.el")).unwrap();
+    let code: Vec<&str> = elisp
+        .lines()
+        .filter(|l| !l.trim_start().starts_with(";;") && !l.trim().is_empty())
+        .collect();
+    // agent-shell-hermes.el's own variable: a list of the command and its arguments.
+    assert_eq!(code, ["(setq agent-shell-hermes-acp-command '(\"hermes-acp\"))"]);
+    assert!(elisp.contains("29.1"), "names the Emacs it needs");
+}
+
+#[test]
+fn editor_readme_explains_every_snippet_and_the_versions_they_need() {
     let readme = std::fs::read_to_string(root().join("editor-configs/README.md")).unwrap();
     for file in [
         "zed.json",
@@ -229,8 +241,16 @@ fn editor_readme_explains_every_snippet() {
         "vscode-settings.json",
         "acpx-config.json",
         "neovim.lua",
+        "emacs-agent-shell.el",
     ] {
         assert!(readme.contains(file), "README explains {file}");
+    }
+    for version in ["Neovim 0.11", "Emacs 29.1"] {
+        assert!(readme.contains(version), "README names {version}");
+    }
+    let main = std::fs::read_to_string(root().join("README.md")).unwrap();
+    for needle in ["emacs-agent-shell.el", "Neovim 0.11", "Emacs 29.1"] {
+        assert!(main.contains(needle), "the README's editor table has {needle}");
     }
 }
 

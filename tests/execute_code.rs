@@ -70,7 +70,7 @@ print(json.loads(c.makefile("rb").readline())["error"])
     // The script's card, and one card per inner call under a nested id.
     let start = updates.iter().find(|u| u["toolCallId"] == "call_py").unwrap();
     assert_eq!(start["kind"], "execute");
-    assert_eq!(start["title"], "execute_code: import json, os, socket");
+    assert_eq!(start["title"], "Run Python `import json, os, socket`");
     assert_eq!(final_status(&updates, "call_py"), Some("completed"));
     for (n, name) in ["write_file", "patch", "read_file", "search_files", "terminal"]
         .iter()

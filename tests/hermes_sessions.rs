@@ -25,8 +25,10 @@ CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT
     active INTEGER NOT NULL DEFAULT 1, compacted INTEGER NOT NULL DEFAULT 0);
 ";
 
-/// Two ACP sessions (one with a tool call) and a CLI one; the writer's WAL is left in place.
-fn write_state_db(home: &Path, cwd: &Path) {
+/// Two ACP sessions (one with a tool call) and a CLI one. `live`: the writer stays open, with
+/// its WAL and index beside the file, as a running Hermes; else it closes (which checkpoints
+/// and removes them), as after Hermes exited.
+fn write_state_db(home: &Path, cwd: &Path, live: bool) {
     let conn = Connection::open(home.join("state.db")).unwrap();
     conn.pragma_update(None, "journal_mode", "wal").unwrap();
     conn.execute_batch(SCHEMA).unwrap();
@@ -72,20 +74,32 @@ fn write_state_db(home: &Path, cwd: &Path) {
     );
     session("hermes-cli", "cli", None, 1_700_000_200.0, 1);
     message("hermes-cli", "user", "a cli question", 1_700_000_201.0, ("", "", ""));
-    std::mem::forget(conn);
+    if live {
+        std::mem::forget(conn);
+    }
 }
 
-/// state.db and its WAL as (name, length, hash): what Hermes would read back.
+/// Every `state.db*` file of Hermes' folder as (name, length, hash): the database, its WAL and
+/// its `-shm` index (where a plain reader would write its read marks), and any file a reader
+/// would create beside them.
 fn fingerprint(home: &Path) -> Vec<(String, usize, u64)> {
-    ["state.db", "state.db-wal"]
-        .iter()
-        .filter_map(|name| {
-            let bytes = std::fs::read(home.join(name)).ok()?;
+    let mut files: Vec<_> = std::fs::read_dir(home)
+        .unwrap()
+        .flatten()
+        .filter(|entry| entry.file_name().to_string_lossy().starts_with("state.db"))
+        .map(|entry| {
+            let bytes = std::fs::read(entry.path()).unwrap();
             let mut hasher = std::collections::hash_map::DefaultHasher::new();
             bytes.hash(&mut hasher);
-            Some((name.to_string(), bytes.len(), hasher.finish()))
+            (
+                entry.file_name().to_string_lossy().into_owned(),
+                bytes.len(),
+                hasher.finish(),
+            )
         })
-        .collect()
+        .collect();
+    files.sort();
+    files
 }
 
 fn listed(response: &Value) -> Vec<(String, String)> {
@@ -106,9 +120,9 @@ fn listed(response: &Value) -> Vec<(String, String)> {
 async fn hermes_sessions_are_listed_loaded_and_continued_without_touching_state_db() {
     let mock = MockLlm::start().await;
     let home = TestHome::new(&mock.url());
-    write_state_db(home.path(), &home.cwd());
+    write_state_db(home.path(), &home.cwd(), true);
     let before = fingerprint(home.path());
-    assert_eq!(before.len(), 2, "the fixture has a live WAL");
+    assert_eq!(before.len(), 3, "the fixture is a live Hermes: a WAL and its index");
 
     let mut agent = AgentProcess::spawn(home.path(), &[]).await;
     agent.initialize().await;
@@ -186,7 +200,7 @@ async fn hermes_sessions_are_listed_loaded_and_continued_without_touching_state_
     assert_eq!(
         fingerprint(home.path()),
         before,
-        "Hermes' state.db and WAL are byte-identical"
+        "Hermes' state.db, WAL and index are byte-identical"
     );
 }
 
@@ -194,7 +208,7 @@ async fn hermes_sessions_are_listed_loaded_and_continued_without_touching_state_
 async fn an_unknown_id_is_still_an_error_with_a_state_db_present() {
     let mock = MockLlm::start().await;
     let home = TestHome::new(&mock.url());
-    write_state_db(home.path(), &home.cwd());
+    write_state_db(home.path(), &home.cwd(), true);
     let mut agent = AgentProcess::spawn(home.path(), &[]).await;
     agent.initialize().await;
     for id in ["missing", "hermes-cli"] {
@@ -213,4 +227,31 @@ async fn an_unknown_id_is_still_an_error_with_a_state_db_present() {
         );
     }
     assert_eq!(agent.shutdown().await, Some(0));
+}
+
+#[tokio::test]
+async fn listing_a_closed_hermes_database_creates_nothing_beside_it() {
+    let mock = MockLlm::start().await;
+    let home = TestHome::new(&mock.url());
+    write_state_db(home.path(), &home.cwd(), false);
+    let before = fingerprint(home.path());
+    assert_eq!(before.len(), 1, "Hermes exited: state.db alone {before:?}");
+    let mut agent = AgentProcess::spawn(home.path(), &[]).await;
+    agent.initialize().await;
+    let list = agent.request("session/list", json!({})).await;
+    let ids: Vec<String> = listed(&list).into_iter().map(|(id, _)| id).collect();
+    assert_eq!(ids, ["hermes-tools", "hermes-plain"], "{list}");
+    let loaded = agent
+        .request(
+            "session/load",
+            json!({"sessionId": "hermes-plain", "cwd": home.cwd(), "mcpServers": []}),
+        )
+        .await;
+    assert!(loaded.get("error").is_none(), "{loaded}");
+    assert_eq!(agent.shutdown().await, Some(0));
+    assert_eq!(
+        fingerprint(home.path()),
+        before,
+        "no -wal or -shm created, state.db unchanged"
+    );
 }

@@ -307,9 +307,11 @@ async fn edits_through_symlinks_that_leave_the_project_ask_and_show_the_real_tar
             real == real_x || real == outside.join("target.txt").display().to_string(),
             "{raw}"
         );
-        let diff = &request["params"]["toolCall"]["content"][1];
-        assert_eq!(diff["type"], "diff");
+        let diff = &request["params"]["toolCall"]["content"][0];
+        assert_eq!(diff["type"], "diff", "the diff comes first");
         assert_eq!(diff["path"], raw["real_path"], "the card shows the real target");
+        let location = &request["params"]["toolCall"]["locations"][0]["path"];
+        assert_eq!(location, &raw["real_path"], "the real target is the location");
     }
     assert_eq!(agent.shutdown().await, Some(0));
 }

@@ -83,7 +83,7 @@ async fn create_view_patch_delete_round_trip() {
 
     // Cards: Hermes' title, kind edit, and the patch as a diff when it finishes.
     let first = card(&updates, "p1")[0];
-    assert_eq!(first["title"], "skill patch: release-notes");
+    assert_eq!(first["title"], "Patch skill release-notes");
     assert_eq!(first["kind"], "edit");
     let done = card(&updates, "p1").last().cloned().unwrap();
     assert_eq!(done["status"], "completed");

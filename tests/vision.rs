@@ -93,7 +93,7 @@ async fn an_openai_compatible_vision_model_gets_the_exact_bytes_and_its_answer_i
         .iter()
         .find(|u| u["toolCallId"] == "call_v" && u["sessionUpdate"] == "tool_call")
         .unwrap();
-    assert_eq!(start["title"], "analyze image: what is it?");
+    assert_eq!(start["title"], "Analyze image shot.png \u{2014} what is it?");
     assert_eq!(start["kind"], "read");
     assert_eq!(
         start["locations"][0]["path"],

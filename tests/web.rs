@@ -83,7 +83,7 @@ async fn searxng_search_reaches_the_model_as_hermes_json_on_a_fetch_card() {
     );
     let cards = card(&updates);
     assert_eq!(cards[0]["kind"], "fetch", "{cards:#?}");
-    assert_eq!(cards[0]["title"], "web search: rust");
+    assert_eq!(cards[0]["title"], "Search the web for \u{201c}rust\u{201d}");
     let last = cards.last().unwrap();
     assert_eq!(last["status"], "completed", "{cards:#?}");
     let shown = last["content"][0]["content"]["text"].as_str().unwrap_or_default();
@@ -123,7 +123,7 @@ async fn self_hosted_firecrawl_at_a_private_address_searches_and_extracts() {
     let cards = card(&updates);
     assert_eq!(
         (cards[0]["kind"].as_str(), cards[0]["title"].as_str()),
-        (Some("fetch"), Some(format!("extract: {page}").as_str()))
+        (Some("fetch"), Some(format!("Fetch {page}").as_str()))
     );
 
     // Firecrawl followed a redirect inward: the page is withheld.

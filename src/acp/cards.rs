@@ -42,16 +42,20 @@ pub fn progress(call_id: &str, text: &str) -> SessionUpdate {
     ))
 }
 
-/// The final `tool_call_update` (and a `plan` when the tool's result carries one).
+/// The final `tool_call_update` (and a `plan` when the tool's result carries one). It carries
+/// the card's own title again: clients such as Zed and agent-shell take the title of a
+/// permission request as the card's, and the question should not stay the card's title.
 pub fn finish(
     call_id: &str,
     tool: Option<&dyn Tool>,
     name: &str,
     args: &Value,
     output: &ToolOutput,
+    cwd: &Path,
 ) -> Vec<SessionUpdate> {
     let (status, content, raw_output) = render::completion(tool, name, args, output);
-    let mut fields = ToolCallUpdateFields::new().status(status).content(content);
+    let title = render::presentation(tool, name, args, cwd).title;
+    let mut fields = ToolCallUpdateFields::new().title(title).status(status).content(content);
     if let Some(raw) = raw_output {
         fields = fields.raw_output(raw);
     }

@@ -1,8 +1,10 @@
 //! Editor-backed file access (`tools::FileSystem`): reads inside the workspace go through
 //! `fs/read_text_file` so the agent sees unsaved buffers; writes go through `fs/write_text_file`
 //! so the editor tracks and can review them. Only when the client advertised the capability and
-//! the path is inside the session's workspace; otherwise the tools use the disk. A failed editor
-//! read falls back to the disk (the tool then reports a missing file itself).
+//! the path is inside the session's workspace; otherwise the tools use the disk. A file that
+//! is not on the disk is never asked of the editor: creating a new file is the happy path, and
+//! some editors (acpx) show the read they fail as an error to the user. A failed editor read
+//! falls back to the disk (the tool then reports a missing file itself).
 
 use std::io;
 use std::path::Path;
@@ -50,6 +52,11 @@ impl FileSystem for EditorFs {
     fn read_text<'a>(&'a self, path: &'a Path) -> BoxFuture<'a, Option<io::Result<String>>> {
         Box::pin(async move {
             if !self.can_read || !path.is_absolute() || !self.workspace.contains(path) {
+                return None;
+            }
+            // Not a file on the disk (new, a folder, a dangling link): the tool decides what
+            // that means, without a request the editor would answer with an error.
+            if !tokio::fs::metadata(path).await.is_ok_and(|m| m.is_file()) {
                 return None;
             }
             let request = ReadTextFileRequest::new(self.session_id.clone(), path.to_path_buf());

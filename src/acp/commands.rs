@@ -17,6 +17,8 @@ use crate::text::thousands;
 use crate::tools::FileSystem;
 use crate::transcript::Role;
 
+#[path = "commands_permissions.rs"]
+mod permissions;
 #[path = "commands_undo.rs"]
 mod undo;
 
@@ -60,8 +62,15 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "compact",
-        advertised: "Summarise the middle of the conversation to free context",
+        advertised: "Summarise everything but the last exchange now, to free context",
         help: "Compress the conversation now (optionally: what the summary should keep)",
+        hint: Some("optional: what the summary should concentrate on"),
+    },
+    // Hermes renamed `/compact` to `/compress`: both work.
+    Command {
+        name: "compress",
+        advertised: "Same as /compact (Hermes' name)",
+        help: "Same as /compact",
         hint: Some("optional: what the summary should concentrate on"),
     },
     Command {
@@ -78,9 +87,9 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "permissions",
-        advertised: "List remembered permission rules for this project, or revoke one",
-        help: "List or revoke remembered permissions",
-        hint: Some("revoke <number>"),
+        advertised: "List permission rules; revoke one, or always allow in this project what this session allowed",
+        help: "List, revoke or keep remembered permissions",
+        hint: Some("revoke <number> | always [number]"),
     },
     Command {
         name: "undo",
@@ -143,7 +152,7 @@ pub async fn handle(
         "queue" => Some(Outcome::Reply(queue(session, args))),
         "undo" => Some(Outcome::Reply(undo::undo(state, session, fs).await)),
         "checkpoints" => Some(Outcome::Reply(undo::checkpoints(state, session).await)),
-        "compact" => Some(Outcome::Reply(
+        "compact" | "compress" => Some(Outcome::Reply(
             match (state.manager)
                 .compact_now(session, sink, cancel, Some(args).filter(|a| !a.is_empty()))
                 .await
@@ -191,40 +200,10 @@ async fn reply(state: &AcpState, session: &Session, text: &str) -> Option<String
             Err(e) => format!("Error executing /reset: {e}"),
         },
         "version" => format!("Hermes Agent (hermes-acp) v{}", env!("CARGO_PKG_VERSION")),
-        "permissions" => permissions(state, session, args).await,
+        "permissions" => permissions::reply(state, session, args).await,
         _ => return None,
     };
     Some(reply)
-}
-
-async fn permissions(state: &AcpState, session: &Session, args: &str) -> String {
-    let workspace = session.settings().cwd.display().to_string();
-    let rules = match state.manager.permission_rules(&workspace).await {
-        Ok(rules) => rules,
-        Err(e) => return format!("Error executing /permissions: {e}"),
-    };
-    if let Some(target) = args.strip_prefix("revoke").map(str::trim) {
-        let rule = match target.parse::<usize>() {
-            Ok(n) if n >= 1 && n <= rules.len() => Some(&rules[n - 1]),
-            _ => rules.iter().find(|r| r.command == target),
-        };
-        let Some(rule) = rule else {
-            return format!("No remembered rule '{target}'. Run /permissions to list them.");
-        };
-        return match state.manager.revoke_rule(&workspace, &rule.command).await {
-            Ok(_) => format!("Revoked: {} `{}`", rule.decision, rule.command),
-            Err(e) => format!("Error executing /permissions: {e}"),
-        };
-    }
-    if rules.is_empty() {
-        return format!("No remembered permission rules for {workspace}.");
-    }
-    let mut out = format!("Remembered permission rules for {workspace}:");
-    for (i, rule) in rules.iter().enumerate() {
-        out.push_str(&format!("\n  {}. {}: `{}`", i + 1, rule.decision, rule.command));
-    }
-    out.push_str("\n\nRevoke one with /permissions revoke <number>.");
-    out
 }
 
 fn help() -> String {

@@ -181,7 +181,7 @@ impl EventSink for AcpEventSink {
                     error = output.is_error,
                     "tool finished"
                 );
-                for update in cards::finish(&id, tool.as_deref(), &name, &arguments, &output) {
+                for update in cards::finish(&id, tool.as_deref(), &name, &arguments, &output, &self.cwd) {
                     self.send(update);
                 }
             }

@@ -101,19 +101,26 @@ fn display_content(display: &ToolDisplay) -> Vec<ToolCallContent> {
                 ToolCallContent::Diff(diff)
             })
             .collect(),
-        ToolDisplay::Terminal {
-            command,
-            output,
-            exit_code,
-        } => {
-            let mut text = format!("$ {command}\n{output}");
-            if let Some(code) = exit_code {
-                text.push_str(&format!("\n\n[exit code {code}]"));
-            }
-            vec![text_block(&cap(&text, TEXT_CAP))]
-        }
+        ToolDisplay::Terminal { output, exit_code, .. } => vec![text_block(&terminal_text(output, *exit_code))],
         ToolDisplay::None => Vec::new(),
     }
+}
+
+/// A finished command's output as the card's text: fenced, so Zed and agent-shell keep its
+/// lines and characters as they are (CodeCompanion drops the fence and shows the start). The
+/// command is not repeated: the title shows it, and agent-shell prints the `rawInput` command
+/// above the output itself. A non-zero exit code follows the output.
+fn terminal_text(output: &str, exit_code: Option<i64>) -> String {
+    let mut text = if output.trim().is_empty() {
+        "(no output)".to_string()
+    } else {
+        describe::fence(&cap(output.trim_end_matches('\n'), TEXT_CAP - 200))
+    };
+    match exit_code {
+        Some(0) | None => {}
+        Some(code) => text.push_str(&format!("\n\nexit code {code}")),
+    }
+    text
 }
 
 pub fn text_block(text: &str) -> ToolCallContent {
@@ -132,18 +139,49 @@ mod tests {
 
     #[test]
     fn titles_and_kinds_follow_the_reference() {
-        assert_eq!(card("terminal", json!({"command": "ls"})).title, "terminal: ls");
-        assert_eq!(card("read_file", json!({})).title, "read: ?");
-        assert_eq!(card("patch", json!({"path": "a.rs"})).title, "patch (replace): a.rs");
-        assert_eq!(card("todo", json!({"todos": [{}]})).title, "todo (1 item)");
+        assert_eq!(card("terminal", json!({"command": "ls"})).title, "`ls`");
+        assert_eq!(card("read_file", json!({})).title, "Read a file");
+        assert_eq!(card("read_file", json!({"path": "/w/src/a.rs"})).title, "Read src/a.rs");
+        assert_eq!(card("patch", json!({"path": "a.rs"})).title, "Edit a.rs");
+        assert_eq!(
+            card("todo", json!({"todos": [{}]})).title,
+            "Update the todo list (1 item)"
+        );
         assert_eq!(kind(card("write_file", json!({})).kind), ToolKind::Edit);
         assert_eq!(kind(card("mcp_x_y", json!({})).kind), ToolKind::Other);
         assert_eq!(card("mcp_x_y", json!({})).title, "mcp_x_y");
         let long = "x".repeat(100);
-        assert_eq!(
-            card("terminal", json!({"command": long})).title.len(),
-            "terminal: ".len() + 80
-        );
+        assert_eq!(card("terminal", json!({"command": long})).title.chars().count(), 80 + 2);
+    }
+
+    /// Every built-in tool's title reads as a phrase: no `name:` prefix, which CodeCompanion
+    /// cuts a title at (it keeps what stands before the first colon).
+    #[test]
+    fn no_title_opens_with_a_name_and_a_colon() {
+        let tools = crate::tools::registry::builtin_catalog();
+        let args = json!({
+            "command": "make build", "path": "src/lib.rs", "pattern": "fn main", "query": "parser",
+            "action": "add", "target": "memory", "name": "deploy", "goal": "fix the tests",
+            "question": "which one", "urls": ["https://example.com"], "code": "print(1)",
+            "session_id": "proc_1", "image_url": "shot.png", "todos": [], "mode": "replace"
+        });
+        for tool in tools.tools() {
+            let title = tool.present(&args, Path::new("/w")).title;
+            let before_colon = title.split(':').next().unwrap_or_default();
+            assert!(
+                !title.contains(':') || before_colon.contains(' ') && !before_colon.contains(tool.name()),
+                "{}: {title}",
+                tool.name()
+            );
+            assert!(!title.starts_with(tool.name()), "{}: {title}", tool.name());
+        }
+    }
+
+    #[test]
+    fn command_output_is_fenced_with_its_exit_code() {
+        assert_eq!(terminal_text("a\nb\n", Some(0)), "```\na\nb\n```");
+        assert_eq!(terminal_text("", Some(0)), "(no output)");
+        assert_eq!(terminal_text("oops\n", Some(2)), "```\noops\n```\n\nexit code 2");
     }
 
     #[test]

@@ -94,7 +94,7 @@ pub fn updates(history: &[Message], cwd: &Path, compaction: bool, tools: &ToolRe
                     images: Vec::new(),
                 };
                 let tool = tools.describer(&name);
-                out.extend(cards::finish(id, tool.as_deref(), &name, &args, &output));
+                out.extend(cards::finish(id, tool.as_deref(), &name, &args, &output, cwd));
             }
             Role::System => {}
         }
@@ -170,7 +170,7 @@ mod tests {
             .collect();
         assert_eq!(
             (out[0]["title"].as_str(), out[0]["kind"].as_str()),
-            (Some("read: a.rs"), Some("read"))
+            (Some("Read a.rs"), Some("read"))
         );
         // Kind "other" is ACP's default, left out of the frame.
         assert_eq!(out[1]["title"], "mcp_gone_x");

@@ -152,7 +152,8 @@ pub async fn serve_stdio(
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), Error> {
     let manager = state.manager.clone();
-    let result = wire::serve_stdio(agent(state), limits, shutdown).await;
+    let traffic = state.traffic.clone();
+    let result = wire::serve_stdio(agent(state), limits, traffic, shutdown).await;
     // Stdin closed or a signal: stop every turn, kill process groups, release terminals.
     manager.close_all().await;
     result

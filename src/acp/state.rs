@@ -1,6 +1,6 @@
 //! State shared by the protocol handlers: the session manager, the client's capabilities
-//! (remembered at `initialize`, read-only afterwards), and the queue that applies settings
-//! changes in arrival order.
+//! (remembered at `initialize`, read-only afterwards), the queue that applies settings
+//! changes in arrival order, and when stdout last carried a frame.
 
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -19,6 +19,8 @@ pub struct AcpState {
     serial: OnceLock<mpsc::UnboundedSender<BoxFuture<'static, ()>>>,
     /// Running subagent sessions, so `session/cancel` naming one cancels that child.
     pub subagents: Arc<super::subagents::ChildRoutes>,
+    /// When stdout last carried a frame (a running turn's keepalive reads it).
+    pub traffic: super::wire::Traffic,
 }
 
 impl AcpState {
@@ -28,6 +30,7 @@ impl AcpState {
             client_caps: Mutex::new(ClientCapabilities::default()),
             serial: OnceLock::new(),
             subagents: Arc::default(),
+            traffic: super::wire::Traffic::default(),
         }
     }
 

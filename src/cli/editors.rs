@@ -50,6 +50,13 @@ pub const EDITORS: &[Editor] = &[
         programs: &["nvim"],
     },
     Editor {
+        name: "Emacs (agent-shell)",
+        place: "add to your Emacs init file (agent-shell needs Emacs 29.1 or newer)",
+        snippet: include_str!("../../editor-configs/emacs-agent-shell.el"),
+        config_dirs: &[".emacs.d", ".config/emacs"],
+        programs: &["emacs"],
+    },
+    Editor {
         name: "acpx",
         place: "save as ~/.acpx/config.json",
         snippet: include_str!("../../editor-configs/acpx-config.json"),
@@ -122,5 +129,10 @@ mod tests {
         assert!(moved.contains("\"command\": \"/opt/h/hermes-acp\""), "{moved}");
         let lua = snippet_for(&EDITORS[3], "/opt/h/hermes-acp");
         assert!(lua.contains("default = { \"/opt/h/hermes-acp\" }"), "{lua}");
+        let elisp = snippet_for(&EDITORS[4], "/opt/h/hermes-acp");
+        assert!(
+            elisp.contains("(setq agent-shell-hermes-acp-command '(\"/opt/h/hermes-acp\"))"),
+            "{elisp}"
+        );
     }
 }

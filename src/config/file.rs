@@ -58,6 +58,8 @@ pub struct ConfigFile {
     pub code_execution: super::CodeExecutionConfig,
     /// `model.pricing`: what the user's models cost (`usage_update.cost`, `/context`).
     pub pricing: super::pricing::PricingConfig,
+    /// `acp.keepalive_interval_s`: traffic during long silent turns.
+    pub keepalive: super::keepalive::Keepalive,
 }
 
 /// The lifetime of Anthropic prompt-cache breakpoints. Hermes accepts `5m` (the default) and
@@ -181,6 +183,7 @@ impl ConfigFile {
             delegation: super::DelegationConfig::parse(&root),
             code_execution: super::CodeExecutionConfig::parse(&root),
             pricing: super::pricing::PricingConfig::parse(&root),
+            keepalive: super::keepalive::Keepalive::parse(&root),
         })
     }
 }

@@ -8,6 +8,7 @@ pub mod delegation;
 pub mod duration;
 pub mod env;
 pub mod file;
+pub mod keepalive;
 pub mod pricing;
 pub mod provider;
 pub mod secrets;

@@ -5,6 +5,8 @@
 //! network server), removes their tools at once and reconnects them with backoff in the
 //! background; `prepare_turn` also waits a bounded time for servers still (re)connecting.
 //! Everything the user should know comes back as notices; nothing here fails a session.
+//! `close` ends every server whatever its state: connections are closed, and attempts still
+//! starting or initialising are abandoned — which kills their child — before it returns.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -12,6 +14,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
 
 use super::client::{self, ServerConnection};
 use super::health::{self, is_dead};
@@ -47,6 +50,10 @@ struct Shared {
     on_tools: ToolsCallback,
     on_notice: NoticeCallback,
     closed: AtomicBool,
+    /// Cancelled by `close`: connection attempts in flight give up (dropping their child).
+    closing: CancellationToken,
+    /// How many connection tasks are running; `close` waits for none.
+    connecting: watch::Sender<usize>,
     /// Bumped after every tool list handed to `on_tools`, so a running turn knows to re-read.
     tools_generation: AtomicU64,
 }
@@ -108,10 +115,12 @@ impl McpSupervisor {
             on_tools,
             on_notice,
             closed: AtomicBool::new(false),
+            closing: CancellationToken::new(),
+            connecting: watch::channel(0).0,
             tools_generation: AtomicU64::new(0),
         });
         for name in names {
-            tokio::spawn(connect_task(shared.clone(), name, &RECONNECT_BACKOFF[..1], false));
+            spawn_connect(&shared, name, &RECONNECT_BACKOFF[..1], false);
         }
         McpSupervisor { shared }
     }
@@ -158,9 +167,14 @@ impl McpSupervisor {
         self.shared.names_where(|s| matches!(s, Status::Up { .. }))
     }
 
-    /// Ends every connection; connecting tasks give up.
+    /// Ends every server: connecting tasks give up at once (their child is killed with the
+    /// abandoned attempt) and are waited for; connections are closed.
     pub async fn close(self) {
         self.shared.closed.store(true, Ordering::SeqCst);
+        self.shared.closing.cancel();
+        let mut connecting = self.shared.connecting.subscribe();
+        // Cannot fail: the sender lives in `shared`, which `self` holds.
+        let _ = connecting.wait_for(|n| *n == 0).await;
         let connections: Vec<ServerConnection> = self
             .shared
             .entries()
@@ -188,7 +202,7 @@ impl McpHealth {
         dead.into_iter()
             .map(|name| {
                 tracing::warn!(server = %name, "MCP server stopped; reconnecting");
-                tokio::spawn(connect_task(self.shared.clone(), name.clone(), RECONNECT_BACKOFF, true));
+                spawn_connect(&self.shared, name.clone(), RECONNECT_BACKOFF, true);
                 format!("MCP server '{name}' stopped; its tools are unavailable until it is reconnected")
             })
             .collect()
@@ -261,6 +275,28 @@ impl Shared {
         }
         self.changed.send_modify(|n| *n += 1);
     }
+}
+
+/// Runs `connect_task` counted in `connecting`, abandoned when the supervisor closes.
+fn spawn_connect(shared: &Arc<Shared>, name: String, backoff: &'static [Duration], reconnect: bool) {
+    /// Counts the task out however it ends.
+    struct Counted(Arc<Shared>);
+    impl Drop for Counted {
+        fn drop(&mut self) {
+            self.0.connecting.send_modify(|n| *n -= 1);
+        }
+    }
+    shared.connecting.send_modify(|n| *n += 1);
+    let counted = Counted(shared.clone());
+    tokio::spawn(async move {
+        let shared = counted.0.clone();
+        tokio::select! {
+            // Dropping an attempt in flight drops its child, which kills its process group.
+            () = shared.closing.cancelled() => {}
+            () = connect_task(shared.clone(), name, backoff, reconnect) => {}
+        }
+        drop(counted);
+    });
 }
 
 /// Connects `name`, trying once per backoff step; its tools join the session when it is up.

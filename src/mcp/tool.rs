@@ -176,7 +176,7 @@ fn card_kind(hints: Option<&rmcp::model::ToolAnnotations>) -> ToolKind {
     }
 }
 
-/// `server: title`, with the tool's human title when the server gives one, else its name.
+/// `title (server)` (no `name:` prefix, which clients cut at): the human title, else the name.
 fn card_title(server: &str, tool: &rmcp::model::Tool) -> String {
     let title = tool
         .annotations
@@ -186,7 +186,7 @@ fn card_title(server: &str, tool: &rmcp::model::Tool) -> String {
         .map(str::trim)
         .filter(|t| !t.is_empty())
         .unwrap_or(&tool.name);
-    format!("{server}: {title}")
+    format!("{title} ({server})")
 }
 
 /// Shared handles are what the registry stores.
@@ -375,11 +375,11 @@ mod tests {
         );
         let schema = std::sync::Arc::new(Map::new());
         let plain = rmcp::model::Tool::new("get_docs", "d", schema.clone());
-        assert_eq!(card_title("ctx7", &plain), "ctx7: get_docs");
+        assert_eq!(card_title("ctx7", &plain), "get_docs (ctx7)");
         let titled = plain.clone().with_title("Get docs");
-        assert_eq!(card_title("ctx7", &titled), "ctx7: Get docs");
+        assert_eq!(card_title("ctx7", &titled), "Get docs (ctx7)");
         let annotated = titled.with_annotations(Hints::with_title("Fetch library docs"));
-        assert_eq!(card_title("ctx7", &annotated), "ctx7: Fetch library docs");
+        assert_eq!(card_title("ctx7", &annotated), "Fetch library docs (ctx7)");
     }
 
     #[test]

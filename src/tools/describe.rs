@@ -173,6 +173,45 @@ pub fn collect_paths(value: &Value, f: &mut dyn FnMut(&str)) {
     }
 }
 
+/// How a card title names a path: relative to the session folder when it is inside it (the
+/// folder itself is `.`), else absolute. Locations carry the absolute path; titles stay short.
+pub fn shown_path(raw: &str, cwd: &Path) -> String {
+    let path = super::workspace::resolve_against(cwd, raw);
+    match path.strip_prefix(cwd) {
+        Ok(rel) if rel.as_os_str().is_empty() => ".".to_string(),
+        Ok(rel) => rel.display().to_string(),
+        Err(_) => path.display().to_string(),
+    }
+}
+
+/// The first non-empty line of `text`, trimmed and clipped to `max` characters; an ellipsis
+/// says that more lines (or characters) follow. For card titles, which every client shows on
+/// one line.
+pub fn first_line(text: &str, max: usize) -> String {
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or_default();
+    let clipped = crate::text::clip(first, max);
+    if lines.next().is_some() && !clipped.ends_with('…') {
+        format!("{clipped} …")
+    } else {
+        clipped
+    }
+}
+
+/// `text` as a Markdown code span that survives backticks inside it (the fence is one backtick
+/// longer than the longest run inside, padded when the text starts or ends with one). Zed
+/// renders it as code; CodeCompanion takes a title that opens with a code span as the command.
+pub fn code_span(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let ticks = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{ticks}{pad}{text}{pad}{ticks}")
+}
+
 /// An argument on one line (trimmed, newlines as spaces), clipped to `max` characters.
 pub fn clip(s: &str, max: usize) -> String {
     crate::text::clip(&s.trim().replace('\n', " "), max)
@@ -231,5 +270,21 @@ mod tests {
         );
         assert!(cap(&"a".repeat(6000), 5_000).ends_with("(6000 chars total, truncated)"));
         assert_eq!(fence("a ``` b"), "````\na ``` b\n````");
+    }
+
+    #[test]
+    fn title_pieces() {
+        let cwd = Path::new("/w");
+        assert_eq!(shown_path("src/a.rs", cwd), "src/a.rs");
+        assert_eq!(shown_path("/w/src/a.rs", cwd), "src/a.rs");
+        assert_eq!(shown_path("/w", cwd), ".");
+        assert_eq!(shown_path("../x", cwd), "/x");
+        assert_eq!(shown_path("/etc/hosts", cwd), "/etc/hosts");
+        assert_eq!(first_line("  ls -la  ", 80), "ls -la");
+        assert_eq!(first_line("cd a &&\nmake", 80), "cd a && …");
+        assert_eq!(first_line(&"x".repeat(100), 10), format!("{}…", "x".repeat(9)));
+        assert_eq!(code_span("rm -rf build"), "`rm -rf build`");
+        assert_eq!(code_span("echo `date`"), "`` echo `date` ``");
+        assert_eq!(code_span("a``b"), "```a``b```");
     }
 }

@@ -36,6 +36,14 @@ impl SessionToolState {
         lock(&self.allowed_commands).insert(key.to_string());
     }
 
+    /// The commands (rule keys) allowed for this session, sorted (`/permissions` lists them and
+    /// can keep them as project rules).
+    pub fn session_commands(&self) -> Vec<String> {
+        let mut keys: Vec<String> = lock(&self.allowed_commands).iter().cloned().collect();
+        keys.sort();
+        keys
+    }
+
     /// Queues guidance for the running turn.
     pub fn add_guidance(&self, text: &str) {
         lock(&self.guidance).push(text.to_string());

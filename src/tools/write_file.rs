@@ -153,7 +153,10 @@ impl Tool for WriteFileTool {
         let path = describe::arg(args, "path");
         Presentation {
             kind: ToolKind::Edit,
-            title: format!("write: {}", path.unwrap_or("?")),
+            title: match path {
+                Some(p) => format!("Write {}", describe::shown_path(p, cwd)),
+                None => "Write a file".to_string(),
+            },
             start_text: Some(match path {
                 Some(p) => format!("Preparing write to {p}."),
                 None => "Preparing file write.".into(),

@@ -24,6 +24,7 @@ use crate::acp::convert;
 use crate::acp::elicitation::AcpClarifier;
 use crate::acp::errors::to_rpc;
 use crate::acp::events::AcpEventSink;
+use crate::acp::keepalive::Keepalive;
 use crate::acp::permissions::AcpApprover;
 use crate::acp::state::AcpState;
 use crate::acp::subagents::AcpSubagents;
@@ -132,6 +133,8 @@ async fn run(
         .with_meter(session.meter.clone()),
     );
     let seams = seams(state, cx, &session, &sink, ticket.token());
+    // Dropped when the turn ends, before the prompt is answered.
+    let _keepalive = Keepalive::start(cx, &session.id, &state.traffic, state.manager.keepalive_interval());
     let model_before = session.settings().model;
     let command = match convert::plain_text(&req.prompt) {
         Some(text) => {
@@ -194,11 +197,27 @@ async fn run(
             next = Some(Message::user(queued));
         }
     }
-    sink.send(usage_update(state, &session, context_tokens).await);
-    let usage = Usage::new(total.total(), total.input_tokens, total.output_tokens)
-        .thought_tokens(Some(total.reasoning_tokens).filter(|n| *n > 0))
-        .cached_read_tokens(Some(total.cache_read_tokens).filter(|n| *n > 0));
-    Ok(PromptResponse::new(stop).usage(usage))
+    // A cancelled turn's last report is older than what it appended since: measure again.
+    if stop == StopReason::Cancelled {
+        context_tokens = None;
+    }
+    if let Some(update) = usage_update(state, &session, context_tokens).await {
+        sink.send(update);
+    }
+    Ok(PromptResponse::new(stop).usage(prompt_usage(&total)))
+}
+
+/// The prompt's token usage, left out when no model call reported any (a turn cancelled
+/// before its first answer): zeros would read as a real count.
+fn prompt_usage(total: &crate::transcript::Usage) -> Option<Usage> {
+    if total.total() == 0 {
+        return None;
+    }
+    Some(
+        Usage::new(total.total(), total.input_tokens, total.output_tokens)
+            .thought_tokens(Some(total.reasoning_tokens).filter(|n| *n > 0))
+            .cached_read_tokens(Some(total.cache_read_tokens).filter(|n| *n > 0)),
+    )
 }
 
 /// The editor seams of one prompt: permissions, files, terminals and questions through the
@@ -273,11 +292,13 @@ fn subagents(
     })
 }
 
-/// How full the context is: the last call's reported tokens, else an estimate of the history.
-pub async fn usage_update(state: &AcpState, session: &Session, reported: Option<u64>) -> SessionUpdate {
+/// How full the context is: the last call's reported tokens, else the session's measure of
+/// its next request (see `SessionManager::context_used`); `None` — no update — when neither is
+/// known.
+pub async fn usage_update(state: &AcpState, session: &Session, reported: Option<u64>) -> Option<SessionUpdate> {
     let used = match reported {
         Some(tokens) => tokens,
-        None => crate::agent::compaction::estimate_tokens(&session.history().await),
+        None => state.manager.context_used(session).await?,
     };
     let size = state.manager.context_window(&session.settings().model);
     let mut update = UsageUpdate::new(used, size);
@@ -290,7 +311,7 @@ pub async fn usage_update(state: &AcpState, session: &Session, reported: Option<
         meta.insert("rateLimits".into(), limits.to_json());
         update = update.meta(meta);
     }
-    SessionUpdate::UsageUpdate(update)
+    Some(SessionUpdate::UsageUpdate(update))
 }
 
 /// After the first turn: a short title, stored and announced (a user's own title is kept).

@@ -5,6 +5,7 @@
 //! outgoing frame goes through the one writer task in `writer`.
 
 mod frame;
+mod traffic;
 pub mod validate;
 mod writer;
 
@@ -19,6 +20,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::PollSender;
 
 pub use frame::{Frame, LineReader};
+pub use traffic::Traffic;
 use validate::{INVALID_REQUEST, Verdict, classify, error_line};
 
 /// Size limits of the wire.
@@ -48,17 +50,20 @@ const FLUSH_BOUND: Duration = Duration::from_millis(500);
 pub async fn serve_stdio(
     agent: impl ConnectTo<Client>,
     limits: WireLimits,
+    traffic: Traffic,
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), Error> {
-    serve(agent, tokio::io::stdin(), writer::stdout(), limits, shutdown).await
+    serve(agent, tokio::io::stdin(), writer::stdout(), limits, traffic, shutdown).await
 }
 
-/// Serves `agent` on `input`/`output` until `input` ends or `shutdown` completes.
+/// Serves `agent` on `input`/`output` until `input` ends or `shutdown` completes; every frame
+/// written is marked on `traffic`.
 pub async fn serve(
     agent: impl ConnectTo<Client>,
     input: impl AsyncRead + Send + Unpin + 'static,
     output: impl AsyncWrite + Send + Unpin + 'static,
     limits: WireLimits,
+    traffic: Traffic,
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), Error> {
     let (out_tx, out_rx) = mpsc::channel::<String>(OUTGOING_QUEUE);
@@ -69,6 +74,7 @@ pub async fn serve(
         output,
         limits.max_frame_out,
         in_tx.downgrade(),
+        traffic,
     ));
     let reader = tokio::spawn(pump(input, limits.max_line_in, in_tx, out_tx.clone()));
     let sink = PollSender::new(out_tx).sink_map_err(|_| std::io::Error::from(std::io::ErrorKind::BrokenPipe));

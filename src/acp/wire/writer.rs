@@ -10,6 +10,7 @@ use serde_json::Value;
 use tokio::io::{AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::mpsc;
 
+use super::traffic::Traffic;
 use super::validate::error_line;
 
 /// JSON-RPC internal error, used for frames too large to send.
@@ -29,13 +30,15 @@ struct Envelope {
     method: Option<IgnoredAny>,
 }
 
-/// Writes each frame of `frames` as one line to `out` until every sender is gone. Requests
-/// that are too large to send are answered through `incoming` (the SDK's input).
+/// Writes each frame of `frames` as one line to `out` until every sender is gone, marking each
+/// on `traffic`. Requests that are too large to send are answered through `incoming` (the
+/// SDK's input).
 pub async fn write_frames<W: AsyncWrite + Unpin>(
     mut frames: mpsc::Receiver<String>,
     out: W,
     max_frame: usize,
     incoming: mpsc::WeakUnboundedSender<std::io::Result<String>>,
+    traffic: Traffic,
 ) {
     let mut out = BufWriter::with_capacity(64 * 1024, out);
     let mut broken = false;
@@ -62,6 +65,7 @@ pub async fn write_frames<W: AsyncWrite + Unpin>(
         if result.is_ok() && frames.is_empty() {
             result = out.flush().await;
         }
+        traffic.mark();
         if let Err(e) = result {
             // The editor closed our stdout. Keep draining so senders never block; stdin EOF
             // ends the process.
@@ -149,7 +153,7 @@ mod tests {
                 .unwrap();
             tx.send("{\"b\":2}".to_string()).await.unwrap();
         });
-        write_frames(rx, &mut out, 64, in_tx.downgrade()).await;
+        write_frames(rx, &mut out, 64, in_tx.downgrade(), super::Traffic::default()).await;
         sender.await.unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), "{\"a\":1}\n{\"b\":2}\n");
         let answer: Value = serde_json::from_str(&in_rx.recv().await.unwrap().unwrap()).unwrap();

@@ -10,9 +10,8 @@ use super::CompactionConfig;
 use super::estimate::{estimate_tokens, message_tokens};
 use crate::transcript::{Message, Role};
 
-/// A `/compact` keeps at least this many recent messages even when `protect_last_n` is larger,
-/// so a short but bulky conversation can still be compacted on request (Hermes caps its tail
-/// floor the same way).
+/// A `/compact` inside one long exchange keeps at least this many recent messages even when
+/// `protect_last_n` is larger (Hermes caps its tail floor the same way).
 const MANUAL_TAIL_FLOOR: usize = 8;
 /// The middle must hold at least this many messages: replacing fewer saves nothing.
 const MIN_MIDDLE_MESSAGES: usize = 2;
@@ -57,15 +56,49 @@ pub fn plan(history: &[Message], cfg: &CompactionConfig, window: u64, prompt_tok
     if prompt_tokens < threshold {
         return None;
     }
-    build(history, cfg, window, prompt_tokens, cfg.protect_last_n, false)
+    build(history, cfg, window, prompt_tokens, cfg.protect_last_n)
 }
 
-/// The plan for `/compact`: no threshold, a tail floor of at most 8 messages. `None` when the
-/// conversation is too short to have a middle. (Whether compaction is enabled is the
+/// The plan for `/compact`: the user wants it now, however short the conversation, so
+/// everything but the last exchange (the last user message and what followed it) is
+/// summarised — the first exchange and `protect_last_n` included. A conversation that is one
+/// long exchange is cut inside it instead (its first message and at most 8 recent messages
+/// kept). `None` when there is nothing to summarise. (Whether compaction is enabled is the
 /// caller's check, because it has its own reply.)
 pub fn plan_manual(history: &[Message], cfg: &CompactionConfig, window: u64) -> Option<Plan> {
-    let floor = cfg.protect_last_n.min(MANUAL_TAIL_FLOOR);
-    build(history, cfg, window, estimate_tokens(history), floor, true)
+    before_last_exchange(history, cfg, window).or_else(|| {
+        let floor = cfg.protect_last_n.min(MANUAL_TAIL_FLOOR);
+        build(history, cfg, window, estimate_tokens(history), floor).map(|plan| Plan { manual: true, ..plan })
+    })
+}
+
+/// Everything before the last exchange as the middle, when there is something before it.
+fn before_last_exchange(history: &[Message], cfg: &CompactionConfig, window: u64) -> Option<Plan> {
+    let paired = paired_ids(history);
+    // The last exchange starts at a user message; an earlier one if a call/result pair would
+    // cross the cut (only possible in a history that was already damaged).
+    let tail_start = (MIN_MIDDLE_MESSAGES..history.len())
+        .rev()
+        .filter(|&i| starts_exchange(&history[i]))
+        .find(|&i| pairs_within(&history[..i], &paired))?;
+    Some(Plan {
+        id: format!("compaction_{}", uuid::Uuid::new_v4().simple()),
+        head_end: 0,
+        tail_start,
+        prompt_tokens: estimate_tokens(history),
+        threshold: cfg.threshold_tokens(window),
+        tail_budget: cfg.tail_budget(window),
+        history_tokens: estimate_tokens(history),
+        middle_tokens: estimate_tokens(&history[..tail_start]),
+        manual: true,
+        instructions: None,
+    })
+}
+
+/// Whether `message` is the user's own message, which starts an exchange (not a compaction
+/// summary, nor the note a spent budget leaves).
+fn starts_exchange(message: &Message) -> bool {
+    message.role() == Role::User && !super::apply::is_compaction_summary(message) && !message.meta.budget_note
 }
 
 fn build(
@@ -74,7 +107,6 @@ fn build(
     window: u64,
     prompt_tokens: u64,
     tail_floor: usize,
-    manual: bool,
 ) -> Option<Plan> {
     let tail_budget = cfg.tail_budget(window);
     let head_end = head_end(history, tail_budget / 2);
@@ -92,7 +124,7 @@ fn build(
         tail_budget,
         history_tokens,
         middle_tokens: estimate_tokens(&history[head_end..tail_start]),
-        manual,
+        manual: false,
         instructions: None,
     })
 }

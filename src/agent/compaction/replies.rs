@@ -8,12 +8,10 @@ use crate::text::thousands;
 /// `/compact` on an empty conversation.
 pub const NOTHING_TO_COMPACT: &str = "Nothing to compress — conversation is empty.";
 
-/// `/compact` when everything is still in the protected head and tail (ours; Hermes would
-/// report "A -> A messages").
+/// `/compact` when there is nothing before the last exchange (ours; Hermes would report
+/// "A -> A messages").
 pub fn too_short(messages: usize) -> String {
-    format!(
-        "Nothing to compress yet — all {messages} messages are within the protected first exchange and recent messages."
-    )
+    format!("Nothing to compress yet — all {messages} messages belong to the last exchange.")
 }
 
 /// `/compact` success: `Context compressed: A -> B messages\n~X -> ~Y tokens`.

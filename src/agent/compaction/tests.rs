@@ -153,6 +153,30 @@ fn a_huge_first_exchange_keeps_only_the_first_user_message() {
 }
 
 #[test]
+fn compact_on_request_keeps_only_the_last_exchange() {
+    let exchange = |n: usize| {
+        [
+            Message::user(format!("question {n}")),
+            Message::assistant(format!("answer {n}")),
+        ]
+    };
+    let history: Vec<Message> = (0..3).flat_map(exchange).collect();
+    let p = plan_manual(&history, &cfg(20), 256_000).unwrap();
+    assert_eq!((p.head_end, p.tail_start, p.manual), (0, 4, true));
+    let after = apply(&history, &p, "s");
+    assert_eq!(after.len(), 3);
+    assert!(is_compaction_summary(&after[0]));
+    assert_eq!(after[1].text_content(), "question 2");
+    // A summary already there is not an exchange of its own: it is summarised again.
+    let again = plan_manual(&after, &cfg(20), 256_000);
+    assert!(again.is_none(), "nothing but the summary before the last exchange");
+    assert!(
+        plan_manual(&history[..2], &cfg(20), 256_000).is_none(),
+        "one exchange, nothing before it"
+    );
+}
+
+#[test]
 fn pruning_clears_only_middle_outputs_and_only_when_enough() {
     let history = scripted(60, 3_000);
     let window = 256_000;
@@ -310,7 +334,7 @@ async fn compact_falls_back_when_the_summariser_fails_and_stops_on_cancel() {
     assert!(out.used_fallback);
     assert!(out.fallback_reason.as_deref().unwrap().contains("rejected the API key"));
     let body = summary_body(&out.history[p.head_end]).unwrap();
-    assert!(body.starts_with("## Goal\nAs first stated in the removed turns: Step 0"));
+    assert!(body.starts_with("## Goal\nAs first stated in the removed turns: Set up the project"));
     assert!(
         out.history[p.head_end]
             .meta

@@ -10,11 +10,31 @@ use crate::agent::compaction;
 use crate::agent::{self, CompactionSettings, CompactionTarget, Sink};
 use crate::session::Session;
 use crate::store::SessionPatch;
+use crate::sync::lock;
 
 impl SessionManager {
     /// The context window of `model` (config `model.context_length` wins).
     pub fn context_window(&self, model: &str) -> u64 {
         compaction::context_window(model, self.config().file.context_length)
+    }
+
+    /// How many tokens the next request of `session` would carry: the provider's count for the
+    /// last call plus an estimate of what was appended since (a cancelled answer, tool
+    /// results), else — no call reported yet — an estimate of the whole request (system
+    /// prompt, history, tool schemas) once the system prompt exists. `None` when nothing is
+    /// known: no figure is better than a wrong one (the history alone leaves out the prompt
+    /// and the tools, often most of the context).
+    pub async fn context_used(&self, session: &Session) -> Option<u64> {
+        let history = session.history().await;
+        if let Some(tokens) = lock(&session.auto_compaction).projected(&history) {
+            return Some(tokens);
+        }
+        let system = session.cached_system_prompt()?;
+        Some(compaction::estimate_request_tokens(
+            &system,
+            &history,
+            &session.tools().schemas(),
+        ))
     }
 
     /// The compaction lines of `/context`: threshold and state for `used` of `window` tokens.

@@ -59,8 +59,18 @@ impl SessionManager {
         let old = match slot.clone().try_lock_owned() {
             Ok(mut guard) => guard.replace(supervisor),
             Err(_) => {
+                let weak = Arc::downgrade(session);
                 tokio::spawn(async move {
-                    if let Some(old) = slot.lock().await.replace(supervisor) {
+                    let mut guard = slot.lock().await;
+                    // A session closed meanwhile already took what was there: these servers
+                    // must not outlive it.
+                    if weak.upgrade().is_none_or(|s| s.is_closed()) {
+                        drop(guard);
+                        supervisor.close().await;
+                        return;
+                    }
+                    if let Some(old) = guard.replace(supervisor) {
+                        drop(guard);
                         old.close().await;
                     }
                 });

@@ -21,6 +21,12 @@ impl SessionManager {
         self.config().approval_timeout
     }
 
+    /// How long a running turn may leave the connection silent before a keepalive (`None`:
+    /// never; `acp.keepalive_interval_s`).
+    pub fn keepalive_interval(&self) -> Option<Duration> {
+        self.config().file.keepalive.interval
+    }
+
     /// `HERMES_HOME`, where credentials and settings live.
     pub fn home(&self) -> &Path {
         &self.config().home
@@ -39,6 +45,16 @@ impl SessionManager {
     /// The permission rules remembered for a workspace ("always in this project").
     pub async fn permission_rules(&self, workspace: &str) -> Result<Vec<PermissionRule>, SessionError> {
         Ok(self.store().rules(workspace).await?)
+    }
+
+    /// Remembers `command` (a rule key) as always allowed in `workspace` (`/permissions always`).
+    pub async fn allow_always(&self, workspace: &str, command: &str) -> Result<(), SessionError> {
+        let rule = PermissionRule {
+            workspace: workspace.to_string(),
+            command: command.to_string(),
+            decision: "allow".to_string(),
+        };
+        Ok(self.store().save_rule(rule).await?)
     }
 
     /// Forgets one remembered rule. Returns whether it existed.

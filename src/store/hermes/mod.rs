@@ -1,8 +1,8 @@
 //! Read-only access to the sessions Hermes itself saved (`HERMES_HOME/state.db`, Hermes'
 //! SessionDB, schema in the reference §6), so a user switching from `hermes acp` finds every
-//! session in the editor's list, can open it, and continues it here. The file is opened
-//! read-only (`mode=ro`, `query_only`) for each call and closed right after: a Hermes process
-//! may be writing to it, we never write, and a read-only connection never checkpoints the WAL.
+//! session in the editor's list, can open it, and continues it here. The file is opened for
+//! each call and closed right after, so that nothing in Hermes' folder is created or changed
+//! (see `open`): a Hermes process may be using it, and its latest sessions are still seen.
 //! Only rows Hermes' ACP adapter wrote (`source = 'acp'`) are offered, as Hermes offers them.
 
 mod convert;
@@ -83,7 +83,8 @@ impl HermesSessions {
             {
                 return Ok(sessions.clone());
             }
-            let sessions = list_sessions(&open(&path)?)?;
+            let conn = open(&path)?;
+            let sessions = list_sessions(&conn)?;
             *lock(&listed) = Some((stamp, sessions.clone()));
             Ok(sessions)
         })
@@ -135,19 +136,90 @@ async fn blocking<T: Send + 'static>(work: impl FnOnce() -> rusqlite::Result<T> 
     }
 }
 
-/// Opens `path` read-only: never creates it, never writes, never checkpoints.
-fn open(path: &Path) -> rusqlite::Result<Connection> {
+/// Opens `path` so that nothing beside it is created or changed: a plain read-only connection
+/// to a WAL database creates `-wal`/`-shm` files when they are missing and writes its read
+/// marks into `-shm` when they are not. So:
+/// - no `-wal` (no Hermes running): `immutable=1`, which reads the file alone, with no locks;
+/// - a `-wal` and its `-shm` (a live Hermes): `readonly_shm=1`, which reads the WAL through a
+///   private copy of its index and never writes `-shm` — the latest sessions are seen;
+/// - a `-wal` without `-shm` (a Hermes that crashed): a snapshot of both, copied into a
+///   private temporary folder and opened there.
+///
+/// Never a write, never a checkpoint.
+fn open(path: &Path) -> rusqlite::Result<Opened> {
     if !path.is_file() {
         return Err(rusqlite::Error::SqliteFailure(
             rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN),
             None,
         ));
     }
-    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let conn = Connection::open_with_flags(path, flags)?;
+    let beside = |suffix: &str| {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        PathBuf::from(name)
+    };
+    let (wal, shm) = (beside("-wal"), beside("-shm"));
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
+    let (conn, snapshot) = match (wal.exists(), shm.exists()) {
+        (false, _) => (Connection::open_with_flags(uri(path, "immutable=1"), flags)?, None),
+        (true, true) => (
+            Connection::open_with_flags(uri(path, "mode=ro&readonly_shm=1"), flags)?,
+            None,
+        ),
+        (true, false) => {
+            let (conn, dir) = open_snapshot(path, &wal)?;
+            (conn, Some(dir))
+        }
+    };
     conn.busy_timeout(BUSY_WAIT)?;
     conn.pragma_update(None, "query_only", true)?;
-    Ok(conn)
+    Ok(Opened {
+        conn,
+        _snapshot: snapshot,
+    })
+}
+
+/// A connection to Hermes' database, and the snapshot folder it reads (removed when dropped).
+struct Opened {
+    conn: Connection,
+    _snapshot: Option<tempfile::TempDir>,
+}
+
+impl std::ops::Deref for Opened {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        &self.conn
+    }
+}
+
+/// `path` as an SQLite URI with `query` (`%`, `?` and `#` in the path escaped).
+fn uri(path: &Path, query: &str) -> String {
+    let mut out = String::from("file:");
+    for c in path.to_string_lossy().chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '?' => out.push_str("%3f"),
+            '#' => out.push_str("%23"),
+            c => out.push(c),
+        }
+    }
+    format!("{out}?{query}")
+}
+
+/// Copies the database and its WAL into a private folder and opens the copy.
+fn open_snapshot(path: &Path, wal: &Path) -> rusqlite::Result<(Connection, tempfile::TempDir)> {
+    let io = |e: std::io::Error| {
+        rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN),
+            Some(format!("snapshot of Hermes' state.db: {e}")),
+        )
+    };
+    let dir = tempfile::Builder::new().prefix("hermes-state-").tempdir().map_err(io)?;
+    let copy = dir.path().join("state.db");
+    std::fs::copy(path, &copy).map_err(io)?;
+    std::fs::copy(wal, dir.path().join("state.db-wal")).map_err(io)?;
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    Ok((Connection::open_with_flags(&copy, flags)?, dir))
 }
 
 /// The list query's columns, mapped by `row_to_session`. Sessions that Hermes ended by

@@ -124,19 +124,33 @@ pub(crate) fn fixture(path: &Path) {
     std::mem::forget(conn);
 }
 
-/// The database and its write-ahead log, as (name, length, hash). The `-shm` index is left
-/// out: every reader updates its read marks there, Hermes' own readers included.
+/// Every file of Hermes' folder as (name, length, hash). The `-shm` index is named but not
+/// hashed: inside one process SQLite shares a live writer's index with every connection, so a
+/// reader here (unlike one in another process: see `tests/hermes_sessions.rs`, which hashes it
+/// too) marks its reads in the writer's own mapping.
 fn fingerprint(dir: &Path) -> Vec<(String, usize, u64)> {
     use std::hash::{Hash, Hasher};
-    ["state.db", "state.db-wal"]
-        .iter()
-        .filter_map(|name| {
-            let bytes = std::fs::read(dir.join(name)).ok()?;
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|entry| {
+            let index = entry.file_name().to_string_lossy().ends_with("-shm");
+            let bytes = if index {
+                Vec::new()
+            } else {
+                std::fs::read(entry.path()).unwrap()
+            };
             let mut hasher = std::collections::hash_map::DefaultHasher::new();
             bytes.hash(&mut hasher);
-            Some((name.to_string(), bytes.len(), hasher.finish()))
+            (
+                entry.file_name().to_string_lossy().into_owned(),
+                bytes.len(),
+                hasher.finish(),
+            )
         })
-        .collect()
+        .collect();
+    files.sort();
+    files
 }
 
 #[tokio::test]
@@ -145,7 +159,7 @@ async fn lists_acp_sessions_with_messages_newest_first_and_never_writes() {
     let path = dir.path().join("state.db");
     fixture(&path);
     let before = fingerprint(dir.path());
-    assert_eq!(before.len(), 2, "the fixture has a live WAL");
+    assert_eq!(before.len(), 3, "the fixture is a live Hermes: a WAL and its index");
     let hermes = HermesSessions::new(path);
     let listed = hermes.list().await;
     let ids: Vec<&str> = listed.iter().map(|s| s.id.as_str()).collect();
@@ -161,7 +175,60 @@ async fn lists_acp_sessions_with_messages_newest_first_and_never_writes() {
     // Listed again while the file is unchanged: the same list, from memory.
     assert_eq!(hermes.list().await, listed);
     drop(history);
-    assert_eq!(fingerprint(dir.path()), before, "state.db and its WAL are untouched");
+    assert_eq!(
+        fingerprint(dir.path()),
+        before,
+        "state.db, its WAL and index are untouched"
+    );
+}
+
+#[tokio::test]
+async fn a_live_hermes_latest_sessions_are_seen_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state.db");
+    fixture(&path);
+    let hermes = HermesSessions::new(path.clone());
+    assert_eq!(hermes.list().await.len(), 2);
+    // Hermes goes on writing: a new session lands in its WAL.
+    let writer = Connection::open(&path).unwrap();
+    session(&writer, "acp-new", "acp", "/ws/new", 1_700_000_500.0, 1, None);
+    message(&writer, "acp-new", "user", "fresh", 1_700_000_501.0, ("", "", ""));
+    let before = fingerprint(dir.path());
+    let ids: Vec<String> = hermes.list().await.into_iter().map(|s| s.id).collect();
+    assert_eq!(ids, ["acp-new", "acp-tools", "acp-old"]);
+    assert_eq!(fingerprint(dir.path()), before, "the reader changed nothing");
+}
+
+#[tokio::test]
+async fn a_closed_or_crashed_hermes_folder_gets_no_new_files() {
+    // Closed: the last connection checkpointed and removed the WAL and its index.
+    let closed = tempfile::tempdir().unwrap();
+    let path = closed.path().join("state.db");
+    let conn = Connection::open(&path).unwrap();
+    conn.pragma_update(None, "journal_mode", "wal").unwrap();
+    conn.execute_batch(SCHEMA).unwrap();
+    session(&conn, "acp-a", "acp", "/ws/a", 1_700_000_000.0, 1, None);
+    message(&conn, "acp-a", "user", "hello", 1_700_000_001.0, ("", "", ""));
+    drop(conn);
+    let before = fingerprint(closed.path());
+    assert_eq!(before.len(), 1, "only state.db: {before:?}");
+    let hermes = HermesSessions::new(path);
+    assert_eq!(hermes.list().await.len(), 1);
+    assert!(hermes.load("acp-a").await.is_some());
+    assert_eq!(fingerprint(closed.path()), before, "no -wal or -shm created");
+
+    // Crashed: a WAL full of sessions, no index beside it.
+    let live = tempfile::tempdir().unwrap();
+    fixture(&live.path().join("state.db"));
+    let crashed = tempfile::tempdir().unwrap();
+    for name in ["state.db", "state.db-wal"] {
+        std::fs::copy(live.path().join(name), crashed.path().join(name)).unwrap();
+    }
+    let before = fingerprint(crashed.path());
+    let hermes = HermesSessions::new(crashed.path().join("state.db"));
+    let ids: Vec<String> = hermes.list().await.into_iter().map(|s| s.id).collect();
+    assert_eq!(ids, ["acp-tools", "acp-old"], "what only the WAL holds is seen");
+    assert_eq!(fingerprint(crashed.path()), before, "no -shm created");
 }
 
 #[tokio::test]

@@ -98,7 +98,7 @@ impl Tool for ClarifyTool {
             .map(|c| c.iter().map(|c| format!("- {c}")).collect::<Vec<_>>().join("\n"));
         Presentation {
             kind: ToolKind::Other,
-            title: format!("clarify: {}", describe::clip(question, 100)),
+            title: format!("Ask \u{201c}{}\u{201d}", describe::clip(question, 100)),
             locations: Vec::new(),
             start_text,
         }

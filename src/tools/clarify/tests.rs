@@ -162,7 +162,7 @@ fn offered_only_when_the_editor_shows_forms() {
 fn the_card_shows_the_question_and_the_answer() {
     let args = json!({"question": "Which target?", "choices": ["staging", "prod"]});
     let card = ClarifyTool.present(&args, std::path::Path::new("/w"));
-    assert_eq!(card.title, "clarify: Which target?");
+    assert_eq!(card.title, "Ask \u{201c}Which target?\u{201d}");
     assert_eq!(card.start_text.as_deref(), Some("- staging\n- prod"));
     assert_eq!(
         ClarifyTool.summarise(&args, &json!({"user_response": "prod"})),

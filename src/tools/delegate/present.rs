@@ -19,11 +19,14 @@ fn goal_of(v: &Value) -> Option<&str> {
 
 pub(super) fn title(args: &Value) -> String {
     if let Some(tasks) = args.get("tasks").and_then(Value::as_array).filter(|t| !t.is_empty()) {
-        return format!("delegate batch ({} tasks)", tasks.len());
+        return format!("Delegate {} tasks to subagents", tasks.len());
     }
     match goal_of(args) {
-        Some(goal) => format!("delegate: {}", cut(goal, 60)),
-        None => "delegate task".into(),
+        Some(goal) => format!(
+            "Delegate \u{201c}{}\u{201d}",
+            cut(&goal.split_whitespace().collect::<Vec<_>>().join(" "), 60)
+        ),
+        None => "Delegate a task".into(),
     }
 }
 
@@ -102,13 +105,13 @@ mod tests {
     fn titles_and_start_texts() {
         assert_eq!(
             title(&json!({"goal": "x".repeat(70)})),
-            format!("delegate: {}...", "x".repeat(57))
+            format!("Delegate \u{201c}{}...\u{201d}", "x".repeat(57))
         );
         assert_eq!(
             title(&json!({"tasks": [{"goal": "a"}, {"goal": "b"}]})),
-            "delegate batch (2 tasks)"
+            "Delegate 2 tasks to subagents"
         );
-        assert_eq!(title(&json!({})), "delegate task");
+        assert_eq!(title(&json!({})), "Delegate a task");
         assert_eq!(
             start_text(&json!({"tasks": [{"goal": "a", "role": "leaf"}, {"goal": "b"}]})),
             "Delegating 2 tasks\n\n1. a (leaf)\n2. b"

@@ -79,8 +79,8 @@ impl Tool for ExecuteCodeTool {
         Presentation {
             kind: ToolKind::Execute,
             title: match first {
-                Some(line) => format!("execute_code: {}", describe::shorten(line, 70, 67)),
-                None => "execute_code".to_string(),
+                Some(line) => format!("Run Python {}", describe::code_span(&describe::first_line(line, 70))),
+                None => "Run Python".to_string(),
             },
             locations: Vec::new(),
             start_text: code.map(python_block),

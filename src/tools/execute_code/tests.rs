@@ -305,7 +305,7 @@ async fn cancel_kills_the_script() {
 fn the_card_shows_the_code() {
     let args = json!({"code": "\n  import os\nprint(1)"});
     let card = ExecuteCodeTool.present(&args, std::path::Path::new("/w"));
-    assert_eq!(card.title, "execute_code: import os");
+    assert_eq!(card.title, "Run Python `import os`");
     assert_eq!(card.start_text.unwrap(), "```python\n\n  import os\nprint(1)\n```");
 }
 

@@ -229,11 +229,18 @@ impl Tool for MemoryTool {
 
     fn present(&self, args: &Value, cwd: &Path) -> Presentation {
         Presentation {
-            title: format!(
-                "memory {}: {}",
-                describe::arg(args, "action").unwrap_or("manage"),
-                describe::arg(args, "target").unwrap_or("memory")
-            ),
+            title: {
+                let target = match describe::arg(args, "target") {
+                    Some("user") => "the user profile",
+                    _ => "memory",
+                };
+                match describe::arg(args, "action") {
+                    Some("add") => format!("Add to {target}"),
+                    Some("replace") => format!("Replace an entry in {target}"),
+                    Some("remove") => format!("Remove an entry from {target}"),
+                    _ => format!("Update {target}"),
+                }
+            },
             ..describe::generic_presentation(self.name(), args, cwd)
         }
     }

@@ -201,7 +201,14 @@ impl Tool for PatchTool {
         let mode = describe::arg(args, "mode").unwrap_or("replace");
         let path = describe::arg(args, "path");
         let named = v4a_paths(args);
-        let target = path.map(str::to_string).unwrap_or_else(|| named.join(", "));
+        let target = match path {
+            Some(p) => describe::shown_path(p, cwd),
+            None => named
+                .iter()
+                .map(|p| describe::shown_path(p, cwd))
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
         let locations = match path {
             Some(_) => describe::path_location(args, cwd, None).into_iter().collect(),
             None => named
@@ -214,9 +221,16 @@ impl Tool for PatchTool {
         };
         Presentation {
             kind: ToolKind::Edit,
-            title: format!("patch ({mode}): {}", if target.is_empty() { "?" } else { &target }),
+            title: match (mode, target.is_empty()) {
+                (_, true) => "Apply a patch".to_string(),
+                ("patch", false) => format!("Apply patch to {target}"),
+                (_, false) => format!("Edit {target}"),
+            },
             locations,
-            start_text: Some(format!("Preparing {mode} edit for {}.", path.unwrap_or("patch input"))),
+            start_text: Some(match target.is_empty() {
+                true => "Preparing a patch.".to_string(),
+                false => format!("Preparing {mode} edit for {target}."),
+            }),
         }
     }
 

@@ -89,13 +89,28 @@ impl Tool for ProcessTool {
         let verb = action.unwrap_or("manage");
         Presentation {
             kind: ToolKind::Execute,
-            title: match describe::arg(args, "session_id") {
-                Some(id) => format!("process {verb}: {id}"),
-                None => format!("process {verb}"),
-            },
+            title: title(verb, describe::arg(args, "session_id")),
             start_text: Some(format!("Process action: {}", action.unwrap_or("?"))),
             ..describe::generic_presentation(self.name(), args, cwd)
         }
+    }
+}
+
+/// The card title: what is done to which background process, as a phrase.
+fn title(verb: &str, id: Option<&str>) -> String {
+    let what = match verb {
+        "list" => return "List background processes".to_string(),
+        "poll" => "Check",
+        "log" => "Read the output of",
+        "wait" => "Wait for",
+        "kill" => "Kill",
+        "write" | "submit" => "Send input to",
+        "close" => "Close the input of",
+        _ => "Manage",
+    };
+    match id {
+        Some(id) => format!("{what} process {}", describe::code_span(id)),
+        None => format!("{what} a background process"),
     }
 }
 

@@ -11,7 +11,10 @@ pub(super) fn present(args: &Value, cwd: &Path) -> Presentation {
     let line = args.get("offset").and_then(Value::as_u64).map(|o| o.max(1) as u32);
     Presentation {
         kind: ToolKind::Read,
-        title: format!("read: {}", describe::arg(args, "path").unwrap_or("?")),
+        title: match describe::arg(args, "path") {
+            Some(path) => format!("Read {}", describe::shown_path(path, cwd)),
+            None => "Read a file".to_string(),
+        },
         locations: describe::path_location(args, cwd, line).into_iter().collect(),
         start_text: None,
     }

@@ -17,7 +17,7 @@ pub(super) fn present(args: &Value, cwd: &Path) -> Presentation {
     };
     Presentation {
         kind: ToolKind::Search,
-        title: format!("search: {}", pattern.unwrap_or("?")),
+        title: title(pattern, path, describe::arg(args, "target"), cwd),
         locations,
         start_text: pattern.map(|p| {
             let target = describe::arg(args, "target").unwrap_or("content");
@@ -26,6 +26,19 @@ pub(super) fn present(args: &Value, cwd: &Path) -> Presentation {
                 None => format!("Searching for '{p}' ({target})"),
             }
         }),
+    }
+}
+
+/// "Search for `pattern` in src" (contents) or "Find files named `pattern`" (names).
+fn title(pattern: Option<&str>, path: Option<&str>, target: Option<&str>, cwd: &Path) -> String {
+    let pattern = describe::code_span(&describe::first_line(pattern.unwrap_or("?"), 60));
+    let what = match target {
+        Some("files") => format!("Find files named {pattern}"),
+        _ => format!("Search for {pattern}"),
+    };
+    match path.map(|p| describe::shown_path(p, cwd)) {
+        Some(place) if place != "." => format!("{what} in {place}"),
+        _ => what,
     }
 }
 

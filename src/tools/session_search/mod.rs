@@ -192,8 +192,11 @@ impl Tool for SessionSearchTool {
     fn present(&self, args: &Value, cwd: &std::path::Path) -> Presentation {
         Presentation {
             title: match describe::arg(args, "query") {
-                Some(q) => format!("session search: {q}"),
-                None => "recent sessions".into(),
+                Some(q) => format!(
+                    "Search past sessions for \u{201c}{}\u{201d}",
+                    describe::first_line(q, 80)
+                ),
+                None => "List recent sessions".into(),
             },
             ..describe::generic_presentation(self.name(), args, cwd)
         }

@@ -140,7 +140,15 @@ impl Tool for SkillManageTool {
         };
         Presentation {
             kind: ToolKind::Edit,
-            title: format!("skill {action}: {target}"),
+            title: match action {
+                "create" => format!("Create skill {target}"),
+                "edit" => format!("Edit skill {target}"),
+                "patch" => format!("Patch skill {target}"),
+                "delete" => format!("Delete skill {target}"),
+                "write_file" => format!("Write {target}"),
+                "remove_file" => format!("Remove {target}"),
+                other => format!("Skill action {other} on {target}"),
+            },
             locations: Vec::new(),
             start_text,
         }

@@ -160,8 +160,8 @@ impl Tool for SkillsListTool {
         Presentation {
             kind: ToolKind::Read,
             title: match describe::arg(args, "category") {
-                Some(c) => format!("skills list ({c})"),
-                None => "skills list".into(),
+                Some(c) => format!("List skills in {c}"),
+                None => "List skills".into(),
             },
             ..describe::generic_presentation(self.name(), args, cwd)
         }
@@ -219,8 +219,8 @@ impl Tool for SkillViewTool {
         Presentation {
             kind: ToolKind::Read,
             title: match describe::arg(args, "file_path") {
-                Some(f) => format!("skill view ({name}/{f})"),
-                None => format!("skill view ({name})"),
+                Some(f) => format!("View {f} of skill {name}"),
+                None => format!("View skill {name}"),
             },
             ..describe::generic_presentation(self.name(), args, cwd)
         }

@@ -67,7 +67,9 @@ impl Tool for TerminalTool {
         let command = describe::arg(args, "command");
         Presentation {
             kind: ToolKind::Execute,
-            title: format!("terminal: {}", describe::shorten(command.unwrap_or("?"), 80, 77)),
+            // The command itself as code: Zed shows it as code, CodeCompanion takes a title
+            // that opens with a code span as the command, agent-shell shows its first line.
+            title: describe::code_span(&describe::first_line(command.unwrap_or("?"), 80)),
             start_text: command.map(|c| format!("$ {c}")),
             ..describe::generic_presentation(self.name(), args, cwd)
         }

@@ -7,8 +7,12 @@ use crate::tools::describe::{PlanItem, PlanStatus};
 
 pub(super) fn title(args: &Value) -> String {
     match args.get("todos").and_then(Value::as_array) {
-        Some(list) => format!("todo ({} item{})", list.len(), if list.len() == 1 { "" } else { "s" }),
-        None => "todo".into(),
+        Some(list) => format!(
+            "Update the todo list ({} item{})",
+            list.len(),
+            if list.len() == 1 { "" } else { "s" }
+        ),
+        None => "Read the todo list".into(),
     }
 }
 

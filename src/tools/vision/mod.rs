@@ -68,16 +68,25 @@ impl Tool for VisionAnalyzeTool {
         ToolEffect::ReadOnly
     }
 
-    /// Hermes' title (`analyze image: <question[:50]>`); a local image is the location.
+    /// "Analyze image <where it comes from>" (never a `data:` URL, which can be megabytes); a
+    /// local image is the location.
     fn present(&self, args: &Value, cwd: &Path) -> Presentation {
         let source = describe::arg(args, "image_url").and_then(|raw| Source::parse(raw, cwd).ok());
-        let question: String = describe::arg(args, "question").unwrap_or("").chars().take(50).collect();
+        let mut title = match &source {
+            Some(Source::File(path)) => format!("Analyze image {}", describe::shown_path(&path.to_string_lossy(), cwd)),
+            Some(Source::Http(url)) => format!("Analyze image {}", describe::first_line(url, 100)),
+            Some(Source::Data(_)) => "Analyze an inline image".to_string(),
+            None => "Analyze an image".to_string(),
+        };
+        if let Some(question) = describe::arg(args, "question") {
+            title.push_str(&format!(" \u{2014} {}", describe::first_line(question, 50)));
+        }
         Presentation {
             kind: match source {
                 Some(Source::Http(_)) => ToolKind::Fetch,
                 _ => ToolKind::Read,
             },
-            title: format!("analyze image: {question}"),
+            title,
             locations: (source.as_ref().and_then(Source::path))
                 .map(|path| Location {
                     path: path.to_path_buf(),

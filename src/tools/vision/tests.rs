@@ -311,7 +311,7 @@ async fn a_cancelled_call_is_interrupted() {
 fn the_card_names_the_question_and_the_local_image() {
     let cwd = Path::new("/p");
     let card = VisionAnalyzeTool.present(&json!({"image_url": "img/a.png", "question": "what?"}), cwd);
-    assert_eq!(card.title, "analyze image: what?");
+    assert_eq!(card.title, "Analyze image img/a.png \u{2014} what?");
     assert_eq!(card.kind, describe::ToolKind::Read);
     assert_eq!(card.locations[0].path, Path::new("/p/img/a.png"));
     let card = VisionAnalyzeTool.present(&json!({"image_url": "https://x.org/a.png", "question": "q"}), cwd);

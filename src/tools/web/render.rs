@@ -97,7 +97,7 @@ pub fn extract_summary(result: &Value) -> String {
 /// `extract: <first url>` and ` (+N)` for the others; `web extract` without URLs.
 pub fn extract_title(args: &Value) -> String {
     let Some(urls) = args.get("urls").and_then(Value::as_array).filter(|u| !u.is_empty()) else {
-        return "web extract".to_string();
+        return "Fetch web pages".to_string();
     };
     let first = match &urls[0] {
         Value::String(s) => s.clone(),
@@ -108,7 +108,7 @@ pub fn extract_title(args: &Value) -> String {
         _ => "?".to_string(),
     };
     match urls.len() {
-        1 => format!("extract: {first}"),
-        n => format!("extract: {first} (+{})", n - 1),
+        1 => format!("Fetch {first}"),
+        n => format!("Fetch {first} and {} more", n - 1),
     }
 }

@@ -76,7 +76,13 @@ impl Tool for WebSearchTool {
         let query = args::string(args, "query").filter(|q| !q.trim().is_empty());
         Presentation {
             kind: ToolKind::Fetch,
-            title: format!("web search: {}", query.as_deref().unwrap_or("?")),
+            title: match &query {
+                Some(q) => format!(
+                    "Search the web for \u{201c}{}\u{201d}",
+                    crate::tools::describe::first_line(q, 80)
+                ),
+                None => "Search the web".to_string(),
+            },
             locations: Vec::new(),
             start_text: Some(match &query {
                 Some(q) => format!("Searching the web for: {q}"),

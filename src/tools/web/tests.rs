@@ -95,17 +95,17 @@ fn cards_read_like_hermes() {
     );
     assert_eq!(
         render::extract_title(&json!({"urls": ["https://a", {"href": "https://b"}]})),
-        "extract: https://a (+1)"
+        "Fetch https://a and 1 more"
     );
     assert_eq!(
         render::extract_title(&json!({"urls": [{"url": "https://b"}]})),
-        "extract: https://b"
+        "Fetch https://b"
     );
-    assert_eq!(render::extract_title(&json!({})), "web extract");
+    assert_eq!(render::extract_title(&json!({})), "Fetch web pages");
     let search = super::WebSearchTool.present(&json!({"query": "rust"}), std::path::Path::new("/"));
     assert_eq!(
         (search.kind, search.title.as_str()),
-        (crate::tools::ToolKind::Fetch, "web search: rust")
+        (crate::tools::ToolKind::Fetch, "Search the web for \u{201c}rust\u{201d}")
     );
     assert_eq!(search.start_text.as_deref(), Some("Searching the web for: rust"));
 }

@@ -78,10 +78,10 @@ async fn the_tool_reports_changes_refuses_read_only_and_titles_its_card() {
     );
     assert_eq!(
         (card.kind, card.title.as_str()),
-        (ToolKind::Edit, "skill write_file: t/references/a.md")
+        (ToolKind::Edit, "Write t/references/a.md")
     );
     let long = tool.present(&json!({"action": "delete", "name": "n".repeat(70)}), home.path());
-    assert_eq!(long.title, format!("skill delete: {}...", "n".repeat(61)));
+    assert_eq!(long.title, format!("Delete skill {}...", "n".repeat(61)));
     assert_eq!(
         long.start_text.as_deref(),
         Some(format!("Removing SKILL.md from skill '{}'", "n".repeat(70)).as_str())
