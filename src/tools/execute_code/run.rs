@@ -88,7 +88,7 @@ async fn approve(ctx: &ToolContext, code: &str) -> Result<Option<String>, permis
 /// Stages and runs an approved script. `Err` when it could not start.
 async fn run_approved(ctx: &ToolContext, code: &str, python: &std::path::Path) -> Result<(Value, bool), String> {
     let settings = ctx.services.code_execution;
-    let sandbox = shell::sandbox::for_command(ctx, false)?;
+    let sandbox = shell::sandbox::for_command(ctx, false, shell::sandbox::Grants::default())?;
     let staging = |e: std::io::Error| format!("Could not prepare the script: {e}");
     let dir = PrivateDir::create().map_err(staging)?;
     let script = dir.path().join("script.py");

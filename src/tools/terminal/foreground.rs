@@ -42,6 +42,8 @@ pub(super) struct Foreground<'a> {
     pub timeout: Duration,
     /// Run without the OS sandbox (the call asked for it and was approved).
     pub unsandboxed: bool,
+    /// What the approval granted inside the sandbox.
+    pub grants: sandbox::Grants,
     /// Extra keys for the result (`approval`, `timeout_note`, `pty_note`).
     pub notes: Vec<(&'static str, String)>,
 }
@@ -94,7 +96,7 @@ impl Foreground<'_> {
         }
         // Only commands we spawn ourselves can be sandboxed; the editor's terminal (above) runs
         // them its own way.
-        let sandbox = match sandbox::for_command(ctx, self.unsandboxed) {
+        let sandbox = match sandbox::for_command(ctx, self.unsandboxed, self.grants) {
             Ok(sandbox) => sandbox,
             Err(error) => return self.failure(String::new(), -1, error, None),
         };
@@ -138,8 +140,8 @@ impl Foreground<'_> {
                 let denied = sandbox
                     .as_ref()
                     .and_then(|s| sandbox::denial_note(s, shell_state.dir(), code, &output));
-                if let Some(note) = denied {
-                    self.notes.push(("sandbox", "denied".to_string()));
+                if let Some((denial, note)) = denied {
+                    self.notes.push(("sandbox", denial.key().to_string()));
                     self.notes.push(("sandbox_note", note));
                 }
                 self.success(output, code)
