@@ -94,13 +94,16 @@ async fn run_approved(ctx: &ToolContext, code: &str, python: &std::path::Path) -
     let script = dir.path().join("script.py");
     std::fs::write(dir.path().join("hermes_tools.py"), CLIENT_MODULE).map_err(staging)?;
     std::fs::write(&script, code).map_err(staging)?;
-    let socket = dir.path().join("rpc.sock");
+    let (ours, theirs) = std::os::unix::net::UnixStream::pair().map_err(staging)?;
+    ours.set_nonblocking(true).map_err(staging)?;
+    let ours = tokio::net::UnixStream::from_std(ours).map_err(staging)?;
     let token = uuid::Uuid::new_v4().simple().to_string();
     let head = super::python_block(code);
-    let server = RpcServer::bind(&socket, token.clone(), settings.max_tool_calls, head).map_err(staging)?;
+    let server = RpcServer::new(ours, token.clone(), settings.max_tool_calls, head).map_err(staging)?;
     let python_path = python_path(ctx, dir.path());
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&theirs).to_string();
     let extra_env: [(&str, &OsStr); 6] = [
-        ("HERMES_RPC_SOCKET", socket.as_os_str()),
+        ("HERMES_RPC_FD", OsStr::new(&fd)),
         ("HERMES_RPC_TOKEN", OsStr::new(&token)),
         ("PYTHONPATH", &python_path),
         ("PYTHONDONTWRITEBYTECODE", OsStr::new("1")),
@@ -113,6 +116,7 @@ async fn run_approved(ctx: &ToolContext, code: &str, python: &std::path::Path) -
         script: &script,
         cwd: &root,
         extra_env: &extra_env,
+        channel: std::os::fd::AsFd::as_fd(&theirs),
         sandbox: sandbox.as_ref(),
         timeout: settings.timeout,
     };

@@ -93,13 +93,16 @@ pub fn spawn(
 /// Spawns `program args…` directly (no shell) the way [`spawn`] does — its own process group,
 /// exactly `env` plus `extra_env`, under the OS sandbox when one is given, stdin `/dev/null` —
 /// but with stderr in a pipe of its own (returned beside the child), for callers that report
-/// the two streams apart (`execute_code`).
+/// the two streams apart (`execute_code`). `inherit` is a descriptor the program keeps under
+/// its own number (everything else of ours is close-on-exec).
+#[cfg(unix)]
 pub fn spawn_program(
     program: &Path,
     args: &[&OsStr],
     cwd: &Path,
     env: &ChildEnv,
     extra_env: &[(&str, &OsStr)],
+    inherit: Option<std::os::fd::BorrowedFd<'_>>,
     sandbox: Option<&PreparedSandbox>,
 ) -> io::Result<(ShellChild, OutputPipe)> {
     let (reader, writer) = io::pipe()?;
@@ -114,6 +117,17 @@ pub fn spawn_program(
         .stdout(writer)
         .stderr(err_writer)
         .stdin(Stdio::null());
+    if let Some(fd) = inherit {
+        let fd = std::os::fd::AsRawFd::as_raw_fd(&fd);
+        // SAFETY: one `fcntl` on a descriptor the caller keeps open across the spawn; it runs
+        // before the sandbox's hook, so the program (and only it) inherits the descriptor.
+        unsafe {
+            command.pre_exec(move || match libc::fcntl(fd, libc::F_SETFD, 0) {
+                -1 => Err(io::Error::last_os_error()),
+                _ => Ok(()),
+            });
+        }
+    }
     let child = start(command, reader, sandbox)?;
     Ok((child, group::output_pipe(err_reader)?))
 }
@@ -318,6 +332,37 @@ pub(crate) mod testing {
             "call-1",
             CancellationToken::new(),
         )
+    }
+
+    /// A fresh name for [`marked_sleep`].
+    pub(crate) fn unique_marker() -> String {
+        format!("hermes-test-sleeper-{}", fastrand::u64(..))
+    }
+
+    /// A command that sleeps 30 s under the process name `marker` (bash's `exec -a`): the
+    /// sandbox gives commands their own PID namespace, so a test finds them by name, not pid.
+    pub(crate) fn marked_sleep(marker: &str) -> String {
+        format!("bash -c 'exec -a {marker} sleep 30'")
+    }
+
+    /// True once no process on the machine has `marker` in its command line (zombies aside),
+    /// polling for up to three seconds.
+    pub(crate) async fn marker_gone(marker: &str) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(3);
+        loop {
+            let alive = std::fs::read_dir("/proc").into_iter().flatten().flatten().any(|entry| {
+                let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+                // A zombie's command line is empty.
+                String::from_utf8_lossy(&cmdline).contains(marker)
+            });
+            if !alive {
+                return true;
+            }
+            if Instant::now() > deadline {
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 
     /// True once `pid` no longer runs (absent, or a zombie nobody reaped yet), polling for up
