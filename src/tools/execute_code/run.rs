@@ -30,15 +30,14 @@ pub(super) async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
     if code.trim().is_empty() {
         return ToolOutput::error("No code provided.");
     }
-    let root = ctx.session.workspace.root();
-    let Some(python) = python::interpreter(&ctx.services.child_env, &root).await else {
+    if python::found(&ctx.services.child_env).is_none() {
         return ToolOutput::error("execute_code needs python3, and none was found on PATH.");
-    };
+    }
     if let Err(blocked) = approve(ctx, code).await {
         return refused(blocked.0);
     }
     let started = Instant::now();
-    match run_approved(ctx, code, &python).await {
+    match run_approved(ctx, code).await {
         Ok((result, failed)) => match failed {
             true => ToolOutput::json_error(result),
             false => ToolOutput::json(result),
@@ -86,9 +85,14 @@ async fn approve(ctx: &ToolContext, code: &str) -> Result<Option<String>, permis
 }
 
 /// Stages and runs an approved script. `Err` when it could not start.
-async fn run_approved(ctx: &ToolContext, code: &str, python: &std::path::Path) -> Result<(Value, bool), String> {
+async fn run_approved(ctx: &ToolContext, code: &str) -> Result<(Value, bool), String> {
     let settings = ctx.services.code_execution;
     let sandbox = shell::sandbox::for_command(ctx, false, shell::sandbox::Grants::default())?;
+    let root = ctx.session.workspace.root();
+    let python = python::interpreter(&ctx.services.child_env, &root, sandbox.as_ref())
+        .await
+        .ok_or("execute_code needs python3, and none was found on PATH.")?;
+    let python = python.as_path();
     let staging = |e: std::io::Error| format!("Could not prepare the script: {e}");
     let dir = PrivateDir::create().map_err(staging)?;
     let script = dir.path().join("script.py");
@@ -110,7 +114,6 @@ async fn run_approved(ctx: &ToolContext, code: &str, python: &std::path::Path) -
         ("PYTHONIOENCODING", OsStr::new("utf-8")),
         ("PYTHONUTF8", OsStr::new("1")),
     ];
-    let root = ctx.session.workspace.root();
     let launch = Launch {
         python,
         script: &script,

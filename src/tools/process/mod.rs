@@ -77,12 +77,14 @@ pub struct BackgroundProcess {
 impl ProcessTable {
     /// Starts `command` in `cwd` in the background (under the OS sandbox when one is given)
     /// and tracks it.
+    /// `sweep` (see `shell::sandbox::Sweep`) runs when it exits.
     pub fn spawn(
         &self,
         command: &str,
         cwd: &Path,
         env: &ChildEnv,
         sandbox: Option<&PreparedSandbox>,
+        sweep: Option<shell::sandbox::Sweep>,
     ) -> io::Result<Arc<BackgroundProcess>> {
         let args = [OsStr::new(command), self.env_snapshot().as_os_str(), cwd.as_os_str()];
         let mut child = shell::spawn(BACKGROUND_SCRIPT, &args, cwd, StdinMode::Piped, env, sandbox)?;
@@ -105,6 +107,9 @@ impl ProcessTable {
                 .run_to_exit(&mut |bytes: &[u8]| lock(&monitored.output).push(bytes))
                 .await;
             let code = status.map(shell::exit_code).unwrap_or(-1);
+            if let Some(note) = sweep.and_then(|s| shell::sandbox::sweep_note(Some(&s))) {
+                lock(&monitored.output).push(format!("\n[{note}]\n").as_bytes());
+            }
             *lock(&monitored.ended) = Some(Instant::now());
             monitored.exit.send_replace(Some(code));
             tracing::debug!(id = %monitored.id, code, "background process exited");

@@ -100,6 +100,7 @@ impl Foreground<'_> {
             Ok(sandbox) => sandbox,
             Err(error) => return self.failure(String::new(), -1, error, None),
         };
+        let sweep = sandbox::sweep_for(ctx, sandbox.as_ref(), self.grants);
         let mut child = match shell::spawn(
             FOREGROUND_SCRIPT,
             &args,
@@ -131,6 +132,9 @@ impl Foreground<'_> {
         };
         let final_dir = take_marker(&marker).await;
         let output = clean_output(capture.into_text());
+        if let Some(note) = sandbox::sweep_note(sweep.as_ref()) {
+            self.notes.push(("protected_note", note));
+        }
         match outcome {
             Outcome::Exited(Ok(status)) => {
                 if let Some(dir) = final_dir {

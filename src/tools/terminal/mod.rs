@@ -201,11 +201,12 @@ fn start_background(
         Ok(sandbox) => sandbox,
         Err(error) => return error_result(command, error, "error"),
     };
+    let sweep = super::shell::sandbox::sweep_for(ctx, sandbox.as_ref(), launch.grants);
     let process = match ctx
         .session
         .state
         .processes
-        .spawn(command, &cwd, &ctx.services.child_env, sandbox.as_ref())
+        .spawn(command, &cwd, &ctx.services.child_env, sandbox.as_ref(), sweep)
     {
         Ok(process) => process,
         Err(e) => {

