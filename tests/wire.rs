@@ -309,7 +309,11 @@ async fn signal_while_commands_run(signal: libc::c_int) {
             "terminal",
             json!({"command": command(&bg, &bg_name), "background": true}),
         ),
-        ("call_fg", "terminal", json!({"command": command(&fg, &fg_name), "timeout": 60})),
+        (
+            "call_fg",
+            "terminal",
+            json!({"command": command(&fg, &fg_name), "timeout": 60}),
+        ),
     ]));
     let mut agent = AgentProcess::spawn(home.path(), &[]).await;
     agent.initialize().await;

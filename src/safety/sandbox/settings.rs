@@ -71,6 +71,8 @@ pub struct CommandScope<'a> {
     /// The session's own scratch directory (env snapshot, cwd markers): writable in every mode,
     /// so the shell wrapper can record its state.
     pub private_dir: &'a Path,
+    /// Paths inside hidden folders this command may read (the session's saved shell state).
+    pub shown: &'a [PathBuf],
     /// The session is in read-only mode: nothing but the scratch directory is writable.
     pub read_only: bool,
     /// The command was granted the network.
@@ -113,7 +115,10 @@ impl SandboxSettings {
             shm,
             network: scope.network || self.network == NetworkMode::Allow,
             hidden: self.secrets.hidden.clone(),
-            kept: self.secrets.kept.clone(),
+            kept: (self.secrets.kept.iter())
+                .chain(canonical_roots(scope.shown.to_vec()).iter())
+                .cloned()
+                .collect(),
             // Only what a command could otherwise write needs protecting.
             protected: protected
                 .into_iter()
@@ -155,6 +160,7 @@ mod tests {
         CommandScope {
             roots,
             private_dir: private,
+            shown: &[],
             read_only,
             network: false,
             protect: true,

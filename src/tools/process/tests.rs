@@ -253,14 +253,28 @@ async fn dropping_the_session_state_kills_every_process() {
     let state = SessionToolState::default();
     let first = state
         .processes
-        .spawn("sleep 30", dir.path(), &Default::default(), None, None)
+        .spawn(
+            "sleep 30",
+            dir.path(),
+            &Default::default(),
+            None,
+            None,
+            Path::new("/nonexistent"),
+        )
         .unwrap();
     let second = state
         .processes
-        .spawn("trap '' TERM; sleep 30", dir.path(), &Default::default(), None, None)
+        .spawn(
+            "trap '' TERM; sleep 30",
+            dir.path(),
+            &Default::default(),
+            None,
+            None,
+            Path::new("/nonexistent"),
+        )
         .unwrap();
     let pids = [first.pid, second.pid];
-    let snapshot = state.processes.env_snapshot().to_path_buf();
+    let snapshot = state.processes.shell_state().source(None, true);
     std::fs::write(&snapshot, "export X=1\n").unwrap();
     drop(state);
     for pid in pids {
@@ -283,7 +297,16 @@ async fn dropping_the_session_state_kills_every_process() {
 async fn kill_all_is_callable_explicitly() {
     let dir = tempfile::tempdir().unwrap();
     let table = ProcessTable::default();
-    let process = table.spawn("sleep 30", dir.path(), &Default::default(), None, None).unwrap();
+    let process = table
+        .spawn(
+            "sleep 30",
+            dir.path(),
+            &Default::default(),
+            None,
+            None,
+            Path::new("/nonexistent"),
+        )
+        .unwrap();
     table.kill_all();
     assert!(pid_gone(process.pid).await);
     assert!(table.list().is_empty());

@@ -7,6 +7,7 @@ pub mod ansi;
 pub mod capture;
 mod group;
 pub mod sandbox;
+mod snapshot;
 
 use std::ffi::OsStr;
 use std::io;
@@ -19,6 +20,7 @@ use tokio::io::AsyncReadExt;
 use tokio::process::{Child, ChildStdin, Command};
 
 pub use group::{OutputPipe, SIGKILL, SIGTERM, exit_code, signal_group};
+pub use snapshot::{EnvSnapshot, RunFiles};
 
 use crate::safety::sandbox::PreparedSandbox;
 use crate::safety::secrets::ChildEnv;
@@ -239,61 +241,6 @@ pub async fn read_all(output: &mut OutputPipe, sink: &mut impl FnMut(&[u8])) {
                 tracing::debug!(error = %e, "reading command output failed");
                 return;
             }
-        }
-    }
-}
-
-/// The exported environment of a session's shell, saved after every foreground command and
-/// restored before the next command, so `export X=…` or `source .venv/bin/activate` persist
-/// between calls like in a terminal. It lives in the session's private scratch directory
-/// (mode 0700, created on first use, removed with everything in it when the owner is dropped),
-/// which also receives the foreground wrapper's cwd markers; that directory stays writable
-/// under the OS sandbox in every mode, so the wrapper can record its state even when the
-/// session is read-only.
-#[derive(Debug, Default)]
-pub struct EnvSnapshot {
-    /// (scratch directory, snapshot file inside it)
-    paths: OnceLock<(PathBuf, PathBuf)>,
-}
-
-impl EnvSnapshot {
-    /// Where the snapshot lives (the file exists once a command has finished).
-    pub fn path(&self) -> &Path {
-        &self.paths().1
-    }
-
-    /// The session's private scratch directory.
-    pub fn dir(&self) -> &Path {
-        &self.paths().0
-    }
-
-    /// A fresh file name in the scratch directory (nothing is created).
-    pub fn scratch_file(&self, kind: &str) -> PathBuf {
-        let suffix: String = (0..12).map(|_| fastrand::alphanumeric()).collect();
-        self.dir().join(format!("{kind}-{suffix}"))
-    }
-
-    fn paths(&self) -> &(PathBuf, PathBuf) {
-        self.paths.get_or_init(|| {
-            let dir = temp_path("shell");
-            #[cfg_attr(not(unix), allow(unused_mut))]
-            let mut builder = std::fs::DirBuilder::new();
-            #[cfg(unix)]
-            std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-            if let Err(e) = builder.create(&dir) {
-                // Commands still run; the wrapper just cannot carry `cd`/`export` over.
-                tracing::warn!(dir = %dir.display(), error = %e, "cannot create the session's shell directory");
-            }
-            let env = dir.join("env");
-            (dir, env)
-        })
-    }
-}
-
-impl Drop for EnvSnapshot {
-    fn drop(&mut self) {
-        if let Some((dir, _)) = self.paths.get() {
-            let _ = std::fs::remove_dir_all(dir);
         }
     }
 }

@@ -202,12 +202,20 @@ fn start_background(
         Err(error) => return error_result(command, error, "error"),
     };
     let sweep = super::shell::sandbox::sweep_for(ctx, sandbox.as_ref(), launch.grants);
-    let process = match ctx
-        .session
-        .state
-        .processes
-        .spawn(command, &cwd, &ctx.services.child_env, sandbox.as_ref(), sweep)
-    {
+    let contained = sandbox.as_ref().is_some_and(|s| s.contained());
+    let processes = &ctx.session.state.processes;
+    let saved_env = processes
+        .shell_state()
+        .source(ctx.services.hermes_home.as_deref(), contained);
+    let spawned = processes.spawn(
+        command,
+        &cwd,
+        &ctx.services.child_env,
+        sandbox.as_ref(),
+        sweep,
+        &saved_env,
+    );
+    let process = match spawned {
         Ok(process) => process,
         Err(e) => {
             let result = json!({

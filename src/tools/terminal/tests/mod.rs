@@ -102,7 +102,8 @@ async fn cd_and_exported_variables_carry_over_to_the_next_call() {
     )
     .await;
     assert_eq!(ctx.session.workspace.shell_cwd(), dir.path().join("sub"));
-    let snapshot = std::fs::metadata(ctx.session.state.processes.env_snapshot()).unwrap();
+    let saved = ctx.session.state.processes.shell_state().source(None, true);
+    let snapshot = std::fs::metadata(saved).unwrap();
     assert_eq!(
         std::os::unix::fs::PermissionsExt::mode(&snapshot.permissions()) & 0o777,
         0o600,
