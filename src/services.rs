@@ -67,6 +67,8 @@ impl Services {
                 extra_roots: (config.file.sandbox.writable_roots.iter())
                     .map(|root| crate::tools::workspace::expand_home(root))
                     .collect(),
+                network: config.file.sandbox.network,
+                secrets: crate::safety::sandbox::secrets(&crate::tools::workspace::home_dir(), &config.home),
             },
             http: crate::net::GuardedHttp::new(config.file.web.allow_private),
             vision: crate::tools::vision::VisionServices::from_config(&config, retry_policy(&config), http.clone()),

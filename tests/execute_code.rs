@@ -49,7 +49,7 @@ patch("out.txt", "two", "three")
 print(read_file("out.txt")["content"].count("three"))
 print(len(search_files("beta", path=".")["matches"]))
 print(terminal("echo from-terminal")["output"])
-c = socket.socket(socket.AF_UNIX); c.connect(os.environ["HERMES_RPC_SOCKET"])
+c = socket.socket(fileno=os.dup(int(os.environ["HERMES_RPC_FD"])))
 c.sendall(b'{"token": "forged", "tool": "write_file", "args": {"path": "forged.txt", "content": "x"}}\n')
 print(json.loads(c.makefile("rb").readline())["error"])
 "#;
@@ -163,7 +163,7 @@ async fn cancel_kills_the_script() {
     let mock = MockLlm::start().await;
     let home = TestHome::new(&mock.url());
     let code =
-        "import os, time\nfrom hermes_tools import write_file\nwrite_file('pid', str(os.getpid()))\ntime.sleep(60)";
+        "import sys, time\nfrom hermes_tools import write_file\nwrite_file('script', sys.argv[0])\ntime.sleep(60)";
     mock.push(script("call_c", code));
     let (mut agent, session) = started(&home).await;
     let prompt = agent
@@ -172,27 +172,27 @@ async fn cancel_kills_the_script() {
             json!({"sessionId": session, "prompt": [{"type": "text", "text": "sleep"}]}),
         )
         .await;
-    // The write finished: the pid is on disk and the script is sleeping.
+    // The write finished: the script's path is on disk and the script is sleeping.
     agent
         .wait(|m| m["params"]["update"]["toolCallId"] == "call_c/1" && m["params"]["update"]["status"] == "completed")
         .await;
-    let pid: i32 = std::fs::read_to_string(home.cwd().join("pid"))
-        .unwrap()
-        .parse()
-        .unwrap();
+    let script = std::fs::read_to_string(home.cwd().join("script")).unwrap();
     agent.notify("session/cancel", json!({"sessionId": session})).await;
     assert_eq!(agent.response(prompt).await["result"]["stopReason"], "cancelled");
-    assert!(gone(pid).await, "python {pid} still runs after cancel");
+    assert!(gone(&script).await, "python {script} still runs after cancel");
     assert_eq!(agent.shutdown().await, Some(0));
 }
 
-/// True once `pid` is no longer running (absent or a zombie), polling for up to 5 s.
-async fn gone(pid: i32) -> bool {
+/// True once no process runs `script` (a zombie's command line is empty), polling up to 5 s.
+async fn gone(script: &str) -> bool {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
     loop {
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        let state = stat.rsplit(')').next().and_then(|rest| rest.split_whitespace().next());
-        if matches!(state, None | Some("Z" | "X")) {
+        // The sandbox's PID namespace hides the script's pid: it is found by its unique path.
+        let running = std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
+            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            String::from_utf8_lossy(&cmdline).contains(script)
+        });
+        if !running {
             return true;
         }
         if std::time::Instant::now() > deadline {

@@ -1,6 +1,8 @@
 //! Secrets never leak: a command that prints every credential it can find runs (the user
 //! allowed it), and none of the values reaches the model, the editor, the logs at
-//! `RUST_LOG=trace`, or the session database; the command itself never sees them. Also the
+//! `RUST_LOG=trace`, or the session database; the command itself never sees them (its
+//! environment lacks them and the sandbox hides Hermes' folder), and a copy that made it into
+//! the project is masked by value. Also the
 //! database's file modes and the editor terminal's blanked credentials.
 
 use std::os::unix::fs::PermissionsExt;
@@ -60,9 +62,15 @@ fn leaked(haystack: &[u8]) -> Vec<&'static str> {
 async fn no_secret_reaches_the_model_the_editor_the_logs_or_the_database() {
     let mock = MockLlm::start().await;
     let home = home_with_secrets(&mock);
-    let command = "printenv OPENAI_API_KEY ANTHROPIC_API_KEY GITHUB_TOKEN AWS_SECRET_ACCESS_KEY; \
-                   echo \"gh=[$GITHUB_TOKEN] aws=[$AWS_SECRET_ACCESS_KEY] deploy=[$DEPLOY_TOKEN]\"; \
-                   cat \"$HERMES_HOME/.env\" \"$HERMES_HOME/config.yaml\"";
+    // A copy of the keys inside the project: the sandbox cannot hide that one.
+    let copy = format!("DEPLOY_TOKEN={DOTENV}\nX-Custom: {CONFIG}\n");
+    std::fs::write(home.cwd().join("copied.txt"), copy).unwrap();
+    let command = format!(
+        "printenv OPENAI_API_KEY ANTHROPIC_API_KEY GITHUB_TOKEN AWS_SECRET_ACCESS_KEY; \
+         echo \"gh=[$GITHUB_TOKEN] aws=[$AWS_SECRET_ACCESS_KEY] deploy=[$DEPLOY_TOKEN]\"; \
+         cat {home}/.env {home}/config.yaml; echo hidden=$?; cat copied.txt",
+        home = home.path().display()
+    );
     mock.push(mock_llm::tool_calls(&[(
         "call_env",
         "terminal",
@@ -87,7 +95,10 @@ async fn no_secret_reaches_the_model_the_editor_the_logs_or_the_database() {
     let output = result["output"].as_str().unwrap();
     // The child never saw them: empty values, not masked ones.
     assert!(output.contains("gh=[] aws=[] deploy=[]"), "{output}");
-    // The files it read directly are masked by value.
+    // Hermes' own files are hidden from it (here HERMES_HOME is the home directory itself, so
+    // its key files read as empty rather than the whole folder being hidden); only the copy in
+    // the project printed the key, masked by value.
+    assert_eq!(output.matches("DEPLOY_TOKEN=").count(), 1, "{output}");
     assert!(output.contains("DEPLOY_TOKEN=[REDACTED:DEPLOY_TOKEN]"), "{output}");
     assert!(
         output.contains("[REDACTED:MCP_SERVERS_WEB_HEADERS_X_CUSTOM]"),

@@ -269,8 +269,8 @@ async fn a_client_that_never_reads_stderr_can_run_fifty_prompts_with_trace_loggi
     assert_eq!(agent.shutdown().await, Some(0));
 }
 
-/// Creates a FIFO; a command writes its pid into it, which the test reads (blocking until the
-/// command has started).
+/// Creates a FIFO; a command writes into it, which the test reads (blocking until the command
+/// has started).
 fn fifo(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
     let path = dir.join(name);
     let status = std::process::Command::new("mkfifo").arg(&path).status().unwrap();
@@ -278,16 +278,18 @@ fn fifo(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
     path
 }
 
-fn read_pid(path: std::path::PathBuf) -> tokio::task::JoinHandle<i32> {
-    tokio::task::spawn_blocking(move || std::fs::read_to_string(path).unwrap().trim().parse().unwrap())
+fn started(path: std::path::PathBuf) -> tokio::task::JoinHandle<String> {
+    tokio::task::spawn_blocking(move || std::fs::read_to_string(path).unwrap())
 }
 
-/// Whether `pid` is still a live process (a zombie waiting for a reaper counts as gone).
-fn alive(pid: i32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => !stat.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'),
-        Err(_) => false,
-    }
+/// Whether a process named `marker` still runs. Commands run in the sandbox's own PID
+/// namespace, so their pids mean nothing here: they are found by the name they run under (a
+/// zombie's command line is empty, so it counts as gone).
+fn alive(marker: &str) -> bool {
+    std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        String::from_utf8_lossy(&cmdline).contains(marker)
+    })
 }
 
 async fn signal_while_commands_run(signal: libc::c_int) {
@@ -296,14 +298,22 @@ async fn signal_while_commands_run(signal: libc::c_int) {
     let scratch = tempfile::tempdir().unwrap();
     let fg = fifo(scratch.path(), "fg");
     let bg = fifo(scratch.path(), "bg");
-    let command = |path: &std::path::Path| format!("sh -c 'echo $$ > {}; exec sleep 30'", path.display());
+    let tag = fastrand::u64(..);
+    let (fg_name, bg_name) = (format!("hermes-fg-{tag}"), format!("hermes-bg-{tag}"));
+    let command = |path: &std::path::Path, name: &str| {
+        format!("bash -c 'echo started > {}; exec -a {name} sleep 30'", path.display())
+    };
     mock.push(mock_llm::tool_calls(&[
         (
             "call_bg",
             "terminal",
-            json!({"command": command(&bg), "background": true}),
+            json!({"command": command(&bg, &bg_name), "background": true}),
         ),
-        ("call_fg", "terminal", json!({"command": command(&fg), "timeout": 60})),
+        (
+            "call_fg",
+            "terminal",
+            json!({"command": command(&fg, &fg_name), "timeout": 60}),
+        ),
     ]));
     let mut agent = AgentProcess::spawn(home.path(), &[]).await;
     agent.initialize().await;
@@ -314,13 +324,16 @@ async fn signal_while_commands_run(signal: libc::c_int) {
             json!({"sessionId": session, "prompt": [{"type": "text", "text": "run"}]}),
         )
         .await;
-    let (fg_pid, bg_pid) = (read_pid(fg), read_pid(bg));
+    let (fg_started, bg_started) = (started(fg), started(bg));
     // Keep answering the agent (permissions) while the commands start.
-    let pids = tokio::select! {
-        pids = async { (fg_pid.await.unwrap(), bg_pid.await.unwrap()) } => pids,
+    tokio::select! {
+        _ = async { (fg_started.await.unwrap(), bg_started.await.unwrap()) } => {}
         _ = agent.wait(|_| false) => unreachable!(),
     };
-    assert!(alive(pids.0) && alive(pids.1));
+    // `exec -a` runs right after the write: wait for the names to appear.
+    while !(alive(&fg_name) && alive(&bg_name)) {
+        tokio::task::yield_now().await;
+    }
     let agent_pid = agent.pid().unwrap() as i32;
     // SAFETY: kill only sends a signal to our own child.
     assert_eq!(unsafe { libc::kill(agent_pid, signal) }, 0);
@@ -328,8 +341,8 @@ async fn signal_while_commands_run(signal: libc::c_int) {
     // waited for them.
     let status = agent.wait_exit(TIMEOUT).await.expect("the agent exits on the signal");
     assert_eq!(status.code(), Some(0), "a clean exit, not death by signal: {status:?}");
-    assert!(!alive(pids.0), "foreground command {} left behind", pids.0);
-    assert!(!alive(pids.1), "background command {} left behind", pids.1);
+    assert!(!alive(&fg_name), "foreground command {fg_name} left behind");
+    assert!(!alive(&bg_name), "background command {bg_name} left behind");
 }
 
 #[tokio::test]

@@ -291,17 +291,19 @@ fn seconds_at(root: &Value, section: &str, key: &str, name: &'static str) -> Res
 }
 
 /// The OS sandbox settings: `sandbox: workspace-write | read-only | off` (default
-/// workspace-write) and `terminal.writable_roots` (extra directories commands may write to; `~`
-/// is expanded by the caller, which knows the home directory).
+/// workspace-write), `terminal.writable_roots` (extra directories commands may write to; `~`
+/// is expanded by the caller, which knows the home directory) and `terminal.network`
+/// (`deny`, the default: commands run offline unless granted; `allow`: every command has it).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SandboxConfig {
     pub mode: crate::safety::sandbox::SandboxMode,
     pub writable_roots: Vec<String>,
+    pub network: crate::safety::sandbox::NetworkMode,
 }
 
 impl SandboxConfig {
     fn parse(root: &Value) -> SandboxConfig {
-        use crate::safety::sandbox::SandboxMode;
+        use crate::safety::sandbox::{NetworkMode, SandboxMode};
         // `sandbox: false` reads as a YAML boolean, not a string.
         let mode = match root.get("sandbox") {
             None | Some(Value::Null) => SandboxMode::default(),
@@ -319,7 +321,22 @@ impl SandboxConfig {
             .and_then(Value::as_sequence)
             .map(|seq| seq.iter().filter_map(Value::as_str).filter_map(non_empty).collect())
             .unwrap_or_default();
-        SandboxConfig { mode, writable_roots }
+        let network = match root.get("terminal").and_then(|t| t.get("network")) {
+            None | Some(Value::Null) => NetworkMode::default(),
+            Some(Value::Bool(true)) => NetworkMode::Allow,
+            Some(Value::Bool(false)) => NetworkMode::Deny,
+            Some(Value::String(s)) => NetworkMode::parse(s).unwrap_or_else(|| {
+                // An unreadable value must not open the network.
+                tracing::warn!(value = %s, "unknown `terminal.network` value; using deny");
+                NetworkMode::Deny
+            }),
+            Some(_) => NetworkMode::Deny,
+        };
+        SandboxConfig {
+            mode,
+            writable_roots,
+            network,
+        }
     }
 }
 

@@ -99,6 +99,19 @@ fn sandbox_mode_and_writable_roots() {
 }
 
 #[test]
+fn terminal_network_is_denied_unless_allowed() {
+    use crate::safety::sandbox::NetworkMode;
+    let network = |text: &str| ConfigFile::parse(text).unwrap().sandbox.network;
+    assert_eq!(network("model: x\n"), NetworkMode::Deny);
+    assert_eq!(network("terminal:\n  network: allow\n"), NetworkMode::Allow);
+    assert_eq!(network("terminal:\n  network: true\n"), NetworkMode::Allow);
+    assert_eq!(network("terminal:\n  network: false\n"), NetworkMode::Deny);
+    // Anything unreadable keeps the network closed.
+    assert_eq!(network("terminal:\n  network: sometimes\n"), NetworkMode::Deny);
+    assert_eq!(network("terminal:\n  network: [allow]\n"), NetworkMode::Deny);
+}
+
+#[test]
 fn prompt_cache_ttl_is_5m_unless_1h() {
     let ttl = |text: &str| ConfigFile::parse(text).unwrap().prompt_cache_ttl;
     assert_eq!(ttl("prompt_caching:\n  cache_ttl: 1h\n"), CacheTtl::OneHour);

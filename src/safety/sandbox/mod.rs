@@ -1,27 +1,38 @@
-//! The OS sandbox for commands the agent runs itself: on Linux, a Landlock ruleset installed in
-//! the child between fork and exec, so the command and everything it starts may read anywhere
-//! but write only beneath the writable roots (the session cwd, the temp dirs, configured extra
-//! roots, a few device nodes). A leaf: it knows paths and processes, nothing of the agent.
+//! The OS sandbox for every command the agent starts. A leaf: it knows paths and processes,
+//! nothing of the agent. On Linux, three levels, probed once per process:
+//! - **contained** (user, mount, PID, IPC and network namespaces + Landlock + seccomp): writes
+//!   only beneath the writable roots; no network unless granted (a private loopback instead);
+//!   Hermes' folder and credential stores hidden; git hooks, `.git/config` and editor/agent
+//!   configs inside the project read-only; no signal, ptrace or IPC reaches a process outside;
+//!   the whole tree dies with the command (PID namespace), `setsid` children included.
+//! - **confined** (Landlock + seccomp, where namespaces are refused): writes confined, no
+//!   network, signals scoped — but secrets stay readable and protected paths writable, so the
+//!   approval policy treats commands as not contained.
+//! - **unavailable** (no Landlock, not Linux, or `sandbox: off`).
 //!
-//! - [`SandboxMode`] is the `sandbox:` config key; [`SandboxSettings`] the process-wide
-//!   settings (mode + `terminal.writable_roots`), turned into a [`SandboxPolicy`] per command.
-//! - [`status`] probes the kernel once; [`SandboxPolicy::prepare`] builds the ruleset in the
-//!   parent (opening every path there) and [`PreparedSandbox::apply`] only arms the child.
-//! - [`looks_denied`] is the heuristic that recognises a sandbox denial in a command's output.
+//! - [`SandboxSettings`] (`settings.rs`) turns the config and one command's scope into a
+//!   [`SandboxPolicy`]; [`SandboxPolicy::prepare`] builds everything in the parent and
+//!   [`PreparedSandbox::apply`] arms the child.
+//! - `hidden.rs` names the secrets, `protected.rs` the paths that run code later.
+//! - [`looks_denied`] and [`looks_offline`] recognise a denial in a failed command's output.
 
 mod denial;
+mod hidden;
 #[cfg(target_os = "linux")]
 mod linux;
+pub mod protected;
 mod settings;
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-pub use denial::looks_denied;
-pub use settings::{SandboxMode, SandboxSettings};
+pub use denial::{looks_denied, looks_offline};
+pub use hidden::{Hidden, secrets};
+pub use settings::{CommandScope, NetworkMode, SandboxMode, SandboxSettings};
 
 /// Test and diagnostic knob, read once: `HERMES_ACP_SANDBOX=unavailable` makes [`status`]
-/// report Landlock as missing, so the no-sandbox path can be exercised on any kernel.
+/// report no sandbox at all, `HERMES_ACP_SANDBOX=no-namespaces` the Landlock-only level, so
+/// the fallbacks can be exercised on any kernel.
 pub const FORCE_ENV: &str = "HERMES_ACP_SANDBOX";
 
 /// Device nodes and pseudo-filesystems that ordinary tools write to: always writable, also in
@@ -36,23 +47,31 @@ pub const DEVICE_PATHS: &[&str] = &[
     "/dev/ptmx",
 ];
 
-/// Whether this kernel can sandbox commands.
+/// What this kernel can do for commands.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SandboxStatus {
-    /// Landlock is enabled; `abi` is the kernel's Landlock ABI version.
-    Available { abi: i32 },
+    /// Every promise holds: namespaces, Landlock (`abi`) and seccomp.
+    Contained { abi: i32 },
+    /// Landlock and seccomp without namespaces, for `reason`.
+    Confined { abi: i32, reason: String },
     /// Commands run unsandboxed, for this reason.
     Unavailable(String),
 }
 
 impl SandboxStatus {
+    /// Some OS sandbox applies (contained or confined).
     pub fn is_available(&self) -> bool {
-        matches!(self, SandboxStatus::Available { .. })
+        !matches!(self, SandboxStatus::Unavailable(_))
+    }
+
+    /// The full sandbox applies.
+    pub fn is_contained(&self) -> bool {
+        matches!(self, SandboxStatus::Contained { .. })
     }
 }
 
-/// The kernel's Landlock support, probed once per process (the answer cannot change while we
-/// run) and overridable with [`FORCE_ENV`].
+/// The kernel's support, probed once per process (the answer cannot change while we run) and
+/// overridable with [`FORCE_ENV`]. The first call spawns one sandboxed `sh` (a few ms).
 pub fn status() -> &'static SandboxStatus {
     static STATUS: OnceLock<SandboxStatus> = OnceLock::new();
     STATUS.get_or_init(|| {
@@ -64,50 +83,76 @@ pub fn status() -> &'static SandboxStatus {
 }
 
 /// [`status`] without the cache: the knob's value wins over the kernel probe.
-fn status_from(forced: Option<&str>, probe: impl FnOnce() -> SandboxStatus) -> SandboxStatus {
+fn status_from(forced: Option<&str>, probe: impl FnOnce(bool) -> SandboxStatus) -> SandboxStatus {
     match forced.map(str::trim) {
         Some("unavailable") => SandboxStatus::Unavailable(format!("disabled by {FORCE_ENV}=unavailable")),
-        _ => probe(),
+        Some("no-namespaces") => probe(false),
+        _ => probe(true),
     }
 }
 
 #[cfg(target_os = "linux")]
-fn probe() -> SandboxStatus {
-    linux::probe()
+fn probe(namespaces: bool) -> SandboxStatus {
+    let abi = match linux::abi() {
+        Ok(abi) => abi,
+        Err(reason) => return SandboxStatus::Unavailable(reason),
+    };
+    if !namespaces {
+        let reason = format!("namespaces disabled by {FORCE_ENV}=no-namespaces");
+        return SandboxStatus::Confined { abi, reason };
+    }
+    match linux::namespaces_work() {
+        Ok(()) => SandboxStatus::Contained { abi },
+        Err(reason) => SandboxStatus::Confined { abi, reason },
+    }
 }
 
 #[cfg(not(target_os = "linux"))]
-fn probe() -> SandboxStatus {
+fn probe(_namespaces: bool) -> SandboxStatus {
     SandboxStatus::Unavailable(NOT_LINUX.into())
 }
 
 /// Why there is no sandbox off Linux, in the words the editor's notice shows.
 #[cfg(not(target_os = "linux"))]
 const NOT_LINUX: &str = if cfg!(windows) {
-    "unavailable on Windows; Landlock exists only on Linux"
+    "unavailable on Windows; the sandbox needs Linux"
 } else {
-    "Landlock exists only on Linux"
+    "the sandbox needs Linux (Landlock and namespaces)"
 };
 
-/// The one-time notice for the editor when commands cannot be sandboxed (`None` when they can,
-/// or when the user turned the sandbox off and so expects nothing).
+/// The one-time notice for the editor when commands cannot be fully contained (`None` when
+/// they can, or when the user turned the sandbox off and so expects nothing).
 pub fn unavailable_notice(mode: SandboxMode) -> Option<String> {
     if mode == SandboxMode::Off {
         return None;
     }
-    match status() {
-        SandboxStatus::Available { .. } => None,
-        SandboxStatus::Unavailable(reason) => Some(format!(
-            "The OS sandbox is not available ({reason}): commands run without Landlock, so \
-             any command that writes outside the project asks for approval first."
-        )),
-    }
+    let reason = match status() {
+        SandboxStatus::Contained { .. } => return None,
+        SandboxStatus::Confined { reason, .. } => format!("only Landlock is available: {reason}"),
+        SandboxStatus::Unavailable(reason) => format!("the OS sandbox is not available: {reason}"),
+    };
+    Some(format!(
+        "Commands cannot be fully contained ({reason}), so only commands known to be harmless \
+         run without asking; everything else asks first."
+    ))
 }
 
-/// Where a sandboxed command may write; an empty list means read-only (device nodes aside).
+/// What one command may do.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SandboxPolicy {
+    /// Where it may write (device nodes aside); empty means read-only.
     pub writable: Vec<PathBuf>,
+    /// It may use the network.
+    pub network: bool,
+    /// Folders and files it must not read (secrets).
+    pub hidden: Vec<PathBuf>,
+    /// Paths inside hidden folders that stay visible, read-only.
+    pub kept: Vec<PathBuf>,
+    /// Existing paths inside the writable roots that stay read-only.
+    pub protected: Vec<PathBuf>,
+    /// A writable directory shown as `/dev/shm` (the session's own shared memory: the real one
+    /// is shared with every process of the user).
+    pub shm: Option<PathBuf>,
 }
 
 /// Why a sandbox could not be prepared. The caller fails closed on [`SandboxError::Setup`].
@@ -119,12 +164,14 @@ pub enum SandboxError {
     Setup(String),
 }
 
-/// A Landlock ruleset built in the parent, ready to be installed in a child.
+/// A sandbox built in the parent, ready to arm a child (see `apply`).
 #[derive(Debug)]
 pub struct PreparedSandbox {
     #[cfg(target_os = "linux")]
-    ruleset: std::os::fd::OwnedFd,
+    armed: linux::Armed,
     writable: Vec<PathBuf>,
+    network: bool,
+    contained: bool,
 }
 
 impl PreparedSandbox {
@@ -132,29 +179,41 @@ impl PreparedSandbox {
     pub fn writable(&self) -> &[PathBuf] {
         &self.writable
     }
+
+    /// The command may use the network.
+    pub fn network(&self) -> bool {
+        self.network
+    }
+
+    /// The full sandbox (namespaces included) applies.
+    pub fn contained(&self) -> bool {
+        self.contained
+    }
 }
 
 impl SandboxPolicy {
-    /// Builds the ruleset now, in the parent: every path is opened and every rule added here,
-    /// so the child only has to call two syscalls (see [`PreparedSandbox::apply`]).
+    /// Builds the sandbox now, in the parent: every path is opened and every rule added here,
+    /// so the child only makes raw system calls (see [`PreparedSandbox::apply`]).
     pub fn prepare(&self) -> Result<PreparedSandbox, SandboxError> {
-        if let SandboxStatus::Unavailable(reason) = status() {
-            return Err(SandboxError::Unavailable(reason.clone()));
-        }
-        self.build()
+        let contained = match status() {
+            SandboxStatus::Unavailable(reason) => return Err(SandboxError::Unavailable(reason.clone())),
+            status => status.is_contained(),
+        };
+        self.build(contained)
     }
 
     #[cfg(target_os = "linux")]
-    fn build(&self) -> Result<PreparedSandbox, SandboxError> {
-        let ruleset = linux::build_ruleset(&self.writable)?;
+    fn build(&self, contained: bool) -> Result<PreparedSandbox, SandboxError> {
         Ok(PreparedSandbox {
-            ruleset,
+            armed: linux::arm(self, contained)?,
             writable: self.writable.clone(),
+            network: self.network,
+            contained,
         })
     }
 
     #[cfg(not(target_os = "linux"))]
-    fn build(&self) -> Result<PreparedSandbox, SandboxError> {
+    fn build(&self, _contained: bool) -> Result<PreparedSandbox, SandboxError> {
         Err(SandboxError::Unavailable(NOT_LINUX.into()))
     }
 }
@@ -170,11 +229,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_knob_forces_unavailable_and_anything_else_probes() {
-        let available = || SandboxStatus::Available { abi: 7 };
-        assert!(!status_from(Some("unavailable"), available).is_available());
-        assert!(status_from(Some(""), available).is_available());
-        assert!(status_from(None, available).is_available());
+    fn the_knob_forces_a_level_and_anything_else_probes() {
+        let probe = |namespaces: bool| match namespaces {
+            true => SandboxStatus::Contained { abi: 7 },
+            false => SandboxStatus::Confined {
+                abi: 7,
+                reason: "forced".into(),
+            },
+        };
+        assert!(!status_from(Some("unavailable"), probe).is_available());
+        assert!(!status_from(Some("no-namespaces"), probe).is_contained());
+        assert!(status_from(Some("no-namespaces"), probe).is_available());
+        assert!(status_from(Some(""), probe).is_contained());
+        assert!(status_from(None, probe).is_contained());
     }
 
     #[test]

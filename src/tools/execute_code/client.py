@@ -1,7 +1,8 @@
 """hermes_tools: call the agent's tools from an execute_code script.
 
-Every call goes to the agent that started this script, over a private Unix socket, and passes
-the same permission checks as the model's own calls (a write may ask the user first).
+Every call goes to the agent that started this script, over a socket the script inherited
+(descriptor HERMES_RPC_FD), and passes the same permission checks as the model's own calls (a
+write may ask the user first).
 """
 import json
 import os
@@ -24,8 +25,7 @@ def _channel():
     # One connection per script, opened on the first call and shared by every thread.
     global _conn, _reader
     if _conn is None:
-        _conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        _conn.connect(os.environ["HERMES_RPC_SOCKET"])
+        _conn = socket.socket(fileno=int(os.environ["HERMES_RPC_FD"]))
         _reader = _conn.makefile("rb")
     return _conn, _reader
 

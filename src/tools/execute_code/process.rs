@@ -20,6 +20,8 @@ pub(super) struct Launch<'a> {
     pub script: &'a Path,
     pub cwd: &'a Path,
     pub extra_env: &'a [(&'a str, &'a OsStr)],
+    /// The script's end of the tool channel, inherited under its own number.
+    pub channel: std::os::fd::BorrowedFd<'a>,
     pub sandbox: Option<&'a PreparedSandbox>,
     pub timeout: Duration,
 }
@@ -44,6 +46,7 @@ pub(super) async fn run(ctx: &ToolContext, launch: Launch<'_>, server: &RpcServe
         launch.cwd,
         &ctx.services.child_env,
         launch.extra_env,
+        Some(launch.channel),
         launch.sandbox,
     )?;
     let pid = child.pid;

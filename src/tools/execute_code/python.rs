@@ -3,12 +3,16 @@
 //! environment's `PATH` — a cheap lookup, so `offered` can ask it. Resolved once more on the
 //! first run to the real interpreter behind it (`sys.executable`, checked to be 3.8 or newer,
 //! as Hermes checks): a version-manager shim such as pyenv's costs a shell and a process
-//! lookup on every start, the interpreter itself does not.
+//! lookup on every start, the interpreter itself does not. The probe runs the interpreter, which
+//! may lie inside the project (an activated virtualenv) where a command could have replaced it:
+//! so it runs only inside the sandbox, isolated (`-I`: no `PYTHON*` variables, no current
+//! folder on `sys.path`); without a sandbox the path found is used as it is.
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use crate::safety::sandbox::PreparedSandbox;
 use crate::safety::secrets::ChildEnv;
 
 /// The interpreter found on the child environment, if any (looked up once per process).
@@ -19,10 +23,13 @@ pub(super) fn found(env: &ChildEnv) -> Option<&'static Path> {
 
 /// The interpreter to start: the real one behind [`found`], once resolved; [`found`] itself
 /// when resolving fails (it may still run); `None` when there is no Python at all.
-pub(super) async fn interpreter(env: &ChildEnv, cwd: &Path) -> Option<PathBuf> {
+pub(super) async fn interpreter(env: &ChildEnv, cwd: &Path, sandbox: Option<&PreparedSandbox>) -> Option<PathBuf> {
     static RESOLVED: tokio::sync::OnceCell<Option<PathBuf>> = tokio::sync::OnceCell::const_new();
     let found = found(env)?;
-    let resolved = RESOLVED.get_or_init(|| resolve(found, env, cwd)).await;
+    let Some(sandbox) = sandbox else {
+        return Some(found.to_path_buf());
+    };
+    let resolved = RESOLVED.get_or_init(|| resolve(found, env, cwd, sandbox)).await;
     Some(resolved.clone().unwrap_or_else(|| found.to_path_buf()))
 }
 
@@ -53,11 +60,12 @@ fn find(env: &ChildEnv) -> Option<PathBuf> {
 }
 
 /// Asks `python` where its real interpreter is; `None` when it fails or is older than 3.8.
-async fn resolve(python: &Path, env: &ChildEnv, cwd: &Path) -> Option<PathBuf> {
+async fn resolve(python: &Path, env: &ChildEnv, cwd: &Path, sandbox: &PreparedSandbox) -> Option<PathBuf> {
     const PROBE: &str = "import sys\nif sys.version_info < (3, 8): sys.exit(1)\nprint(sys.executable)";
     let mut command = tokio::process::Command::new(python);
+    sandbox.apply(&mut command);
     command
-        .args(["-c", PROBE])
+        .args(["-I", "-c", PROBE])
         .current_dir(cwd)
         .env_clear()
         .envs(env.vars().iter().map(|(k, v)| (k, v)))

@@ -1,5 +1,6 @@
-//! The script's way back to the agent: a Unix socket in a private 0700 directory, spoken in
-//! newline-delimited JSON. Every request carries the run's random token (compared in constant
+//! The script's way back to the agent: one end of a socket pair the script inherits as a
+//! descriptor (`HERMES_RPC_FD`) — no socket path, since the sandbox lets no command create a
+//! Unix socket (that is how it would reach a user daemon) — spoken in newline-delimited JSON. Every request carries the run's random token (compared in constant
 //! time); a connection whose request has a wrong token is answered `Unauthorized` and closed.
 //! Each accepted request goes through `ToolRegistry::dispatch` with the outer call's context
 //! under a nested call id (`<parent>/<n>`), so approvals, the read-only gate, the sandbox,
@@ -12,11 +13,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use futures::StreamExt;
-use futures::stream::FuturesUnordered;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::net::{UnixListener, UnixStream};
+use tokio::net::UnixStream;
 
 use crate::sync::lock;
 use crate::tools::{ToolContext, ToolOutput, args};
@@ -30,9 +29,10 @@ const TERMINAL_DROPPED: [&str; 3] = ["pty", "notify_on_complete", "watch_pattern
 /// The longest request line accepted (a `write_file` of a large file fits).
 const MAX_REQUEST_BYTES: u64 = 32 * 1024 * 1024;
 
-/// The listening end of one run.
+/// The agent's end of one run's channel.
 pub(super) struct RpcServer {
-    listener: UnixListener,
+    /// Taken by the first `serve`.
+    stream: std::sync::Mutex<Option<UnixStream>>,
     token: String,
     max_calls: usize,
     calls: AtomicUsize,
@@ -45,11 +45,11 @@ pub(super) struct RpcServer {
 }
 
 impl RpcServer {
-    /// Listens on `socket` (inside a directory only we can enter) for a run allowed
-    /// `max_calls` tool calls; the card's live text is `head` and then the calls' log.
-    pub(super) fn bind(socket: &Path, token: String, max_calls: usize, head: String) -> io::Result<RpcServer> {
+    /// Serves the agent's end of a socket pair for a run allowed `max_calls` tool calls; the
+    /// card's live text is `head` and then the calls' log.
+    pub(super) fn new(stream: UnixStream, token: String, max_calls: usize, head: String) -> io::Result<RpcServer> {
         Ok(RpcServer {
-            listener: UnixListener::bind(socket)?,
+            stream: std::sync::Mutex::new(Some(stream)),
             token,
             max_calls,
             head,
@@ -64,23 +64,14 @@ impl RpcServer {
         self.calls.load(Ordering::SeqCst)
     }
 
-    /// Serves connections until dropped (the script's end drops it).
+    /// Answers the script's requests until it closes its end, then waits forever (the caller
+    /// selects on it beside the script's exit).
     pub(super) async fn serve(&self, ctx: &ToolContext) {
-        let mut connections = FuturesUnordered::new();
-        loop {
-            tokio::select! {
-                accepted = self.listener.accept() => match accepted {
-                    Ok((stream, _)) => connections.push(self.connection(ctx, stream)),
-                    Err(e) => {
-                        tracing::debug!(error = %e, "execute_code: accept failed");
-                        // Keep serving the connections already open.
-                        while connections.next().await.is_some() {}
-                        return std::future::pending().await;
-                    }
-                },
-                Some(()) = connections.next(), if !connections.is_empty() => {}
-            }
+        let stream = lock(&self.stream).take();
+        if let Some(stream) = stream {
+            self.connection(ctx, stream).await;
         }
+        std::future::pending().await
     }
 
     async fn connection(&self, ctx: &ToolContext, stream: UnixStream) {
@@ -203,8 +194,8 @@ fn same_token(given: &[u8], expected: &[u8]) -> bool {
     given.iter().zip(expected).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
 }
 
-/// A private directory (0700) for one run's socket, client module and script; removed with
-/// everything in it when dropped.
+/// A private directory (0700) for one run's client module and script; removed with everything
+/// in it when dropped.
 pub(super) struct PrivateDir(PathBuf);
 
 impl PrivateDir {

@@ -30,15 +30,14 @@ pub(super) async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
     if code.trim().is_empty() {
         return ToolOutput::error("No code provided.");
     }
-    let root = ctx.session.workspace.root();
-    let Some(python) = python::interpreter(&ctx.services.child_env, &root).await else {
+    if python::found(&ctx.services.child_env).is_none() {
         return ToolOutput::error("execute_code needs python3, and none was found on PATH.");
-    };
+    }
     if let Err(blocked) = approve(ctx, code).await {
         return refused(blocked.0);
     }
     let started = Instant::now();
-    match run_approved(ctx, code, &python).await {
+    match run_approved(ctx, code).await {
         Ok((result, failed)) => match failed {
             true => ToolOutput::json_error(result),
             false => ToolOutput::json(result),
@@ -86,33 +85,41 @@ async fn approve(ctx: &ToolContext, code: &str) -> Result<Option<String>, permis
 }
 
 /// Stages and runs an approved script. `Err` when it could not start.
-async fn run_approved(ctx: &ToolContext, code: &str, python: &std::path::Path) -> Result<(Value, bool), String> {
+async fn run_approved(ctx: &ToolContext, code: &str) -> Result<(Value, bool), String> {
     let settings = ctx.services.code_execution;
-    let sandbox = shell::sandbox::for_command(ctx, false)?;
+    let sandbox = shell::sandbox::for_command(ctx, false, shell::sandbox::Grants::default())?;
+    let root = ctx.session.workspace.root();
+    let python = python::interpreter(&ctx.services.child_env, &root, sandbox.as_ref())
+        .await
+        .ok_or("execute_code needs python3, and none was found on PATH.")?;
+    let python = python.as_path();
     let staging = |e: std::io::Error| format!("Could not prepare the script: {e}");
     let dir = PrivateDir::create().map_err(staging)?;
     let script = dir.path().join("script.py");
     std::fs::write(dir.path().join("hermes_tools.py"), CLIENT_MODULE).map_err(staging)?;
     std::fs::write(&script, code).map_err(staging)?;
-    let socket = dir.path().join("rpc.sock");
+    let (ours, theirs) = std::os::unix::net::UnixStream::pair().map_err(staging)?;
+    ours.set_nonblocking(true).map_err(staging)?;
+    let ours = tokio::net::UnixStream::from_std(ours).map_err(staging)?;
     let token = uuid::Uuid::new_v4().simple().to_string();
     let head = super::python_block(code);
-    let server = RpcServer::bind(&socket, token.clone(), settings.max_tool_calls, head).map_err(staging)?;
+    let server = RpcServer::new(ours, token.clone(), settings.max_tool_calls, head).map_err(staging)?;
     let python_path = python_path(ctx, dir.path());
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&theirs).to_string();
     let extra_env: [(&str, &OsStr); 6] = [
-        ("HERMES_RPC_SOCKET", socket.as_os_str()),
+        ("HERMES_RPC_FD", OsStr::new(&fd)),
         ("HERMES_RPC_TOKEN", OsStr::new(&token)),
         ("PYTHONPATH", &python_path),
         ("PYTHONDONTWRITEBYTECODE", OsStr::new("1")),
         ("PYTHONIOENCODING", OsStr::new("utf-8")),
         ("PYTHONUTF8", OsStr::new("1")),
     ];
-    let root = ctx.session.workspace.root();
     let launch = Launch {
         python,
         script: &script,
         cwd: &root,
         extra_env: &extra_env,
+        channel: std::os::fd::AsFd::as_fd(&theirs),
         sandbox: sandbox.as_ref(),
         timeout: settings.timeout,
     };

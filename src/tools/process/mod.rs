@@ -75,16 +75,19 @@ pub struct BackgroundProcess {
 }
 
 impl ProcessTable {
-    /// Starts `command` in `cwd` in the background (under the OS sandbox when one is given)
-    /// and tracks it.
+    /// Starts `command` in `cwd` in the background (under the OS sandbox when one is given),
+    /// restoring the session shell's environment from `saved_env`, and tracks it.
+    /// `sweep` (see `shell::sandbox::Sweep`) runs when it exits.
     pub fn spawn(
         &self,
         command: &str,
         cwd: &Path,
         env: &ChildEnv,
         sandbox: Option<&PreparedSandbox>,
+        sweep: Option<shell::sandbox::Sweep>,
+        saved_env: &Path,
     ) -> io::Result<Arc<BackgroundProcess>> {
-        let args = [OsStr::new(command), self.env_snapshot().as_os_str(), cwd.as_os_str()];
+        let args = [OsStr::new(command), saved_env.as_os_str(), cwd.as_os_str()];
         let mut child = shell::spawn(BACKGROUND_SCRIPT, &args, cwd, StdinMode::Piped, env, sandbox)?;
         let process = Arc::new(BackgroundProcess {
             id: new_id(),
@@ -105,6 +108,9 @@ impl ProcessTable {
                 .run_to_exit(&mut |bytes: &[u8]| lock(&monitored.output).push(bytes))
                 .await;
             let code = status.map(shell::exit_code).unwrap_or(-1);
+            if let Some(note) = sweep.and_then(|s| shell::sandbox::sweep_note(Some(&s))) {
+                lock(&monitored.output).push(format!("\n[{note}]\n").as_bytes());
+            }
             *lock(&monitored.ended) = Some(Instant::now());
             monitored.exit.send_replace(Some(code));
             tracing::debug!(id = %monitored.id, code, "background process exited");
@@ -124,11 +130,6 @@ impl ProcessTable {
     /// Every tracked process, oldest first.
     pub fn list(&self) -> Vec<Arc<BackgroundProcess>> {
         lock(&self.processes).clone()
-    }
-
-    /// Where the session shell's exported environment is saved between commands.
-    pub fn env_snapshot(&self) -> &Path {
-        self.env.path()
     }
 
     /// The session shell's saved state and private scratch directory.

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::tools::approver::AllowAll;
-use crate::tools::shell::testing::{pid_gone, test_ctx};
+use crate::tools::shell::testing::{marked_sleep, marker_gone, pid_gone, test_ctx, unique_marker};
 use crate::tools::terminal::TerminalTool;
 use crate::tools::{SessionToolState, Tool, ToolContext};
 
@@ -117,7 +117,8 @@ async fn stdin_lifecycle_with_cat_poll_write_submit_close_wait() {
 async fn list_and_kill_take_down_the_whole_group() {
     let dir = tempfile::tempdir().unwrap();
     let ctx = ctx(dir.path());
-    let id = start(&ctx, "sleep 30 & echo $! > pidfile; wait").await;
+    let marker = unique_marker();
+    let id = start(&ctx, &format!("{} & echo $! > pidfile; wait", marked_sleep(&marker))).await;
     let (listed, _) = process(&ctx, json!({"action": "list"})).await;
     let entries = listed["processes"].as_array().unwrap();
     assert_eq!(entries.len(), 1);
@@ -136,12 +137,12 @@ async fn list_and_kill_take_down_the_whole_group() {
     while !std::fs::read_to_string(&pidfile).is_ok_and(|p| p.ends_with('\n')) && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let grandchild: i32 = std::fs::read_to_string(&pidfile).unwrap().trim().parse().unwrap();
+    assert!(std::fs::read_to_string(&pidfile).is_ok_and(|p| p.ends_with('\n')));
 
     let (killed, is_error) = process(&ctx, json!({"action": "kill", "session_id": id})).await;
     assert!(!is_error);
     assert_eq!(killed, json!({"status": "killed", "session_id": id}));
-    assert!(pid_gone(grandchild).await, "grandchild survived kill");
+    assert!(marker_gone(&marker).await, "grandchild survived kill");
     let (again, _) = process(&ctx, json!({"action": "kill", "session_id": id})).await;
     assert_eq!(again["status"], "already_exited");
     assert_eq!(again["exit_code"], -i64::from(libc::SIGTERM));
@@ -252,14 +253,28 @@ async fn dropping_the_session_state_kills_every_process() {
     let state = SessionToolState::default();
     let first = state
         .processes
-        .spawn("sleep 30", dir.path(), &Default::default(), None)
+        .spawn(
+            "sleep 30",
+            dir.path(),
+            &Default::default(),
+            None,
+            None,
+            Path::new("/nonexistent"),
+        )
         .unwrap();
     let second = state
         .processes
-        .spawn("trap '' TERM; sleep 30", dir.path(), &Default::default(), None)
+        .spawn(
+            "trap '' TERM; sleep 30",
+            dir.path(),
+            &Default::default(),
+            None,
+            None,
+            Path::new("/nonexistent"),
+        )
         .unwrap();
     let pids = [first.pid, second.pid];
-    let snapshot = state.processes.env_snapshot().to_path_buf();
+    let snapshot = state.processes.shell_state().source(None, true);
     std::fs::write(&snapshot, "export X=1\n").unwrap();
     drop(state);
     for pid in pids {
@@ -282,7 +297,16 @@ async fn dropping_the_session_state_kills_every_process() {
 async fn kill_all_is_callable_explicitly() {
     let dir = tempfile::tempdir().unwrap();
     let table = ProcessTable::default();
-    let process = table.spawn("sleep 30", dir.path(), &Default::default(), None).unwrap();
+    let process = table
+        .spawn(
+            "sleep 30",
+            dir.path(),
+            &Default::default(),
+            None,
+            None,
+            Path::new("/nonexistent"),
+        )
+        .unwrap();
     table.kill_all();
     assert!(pid_gone(process.pid).await);
     assert!(table.list().is_empty());

@@ -7,6 +7,7 @@ pub mod ansi;
 pub mod capture;
 mod group;
 pub mod sandbox;
+mod snapshot;
 
 use std::ffi::OsStr;
 use std::io;
@@ -19,6 +20,7 @@ use tokio::io::AsyncReadExt;
 use tokio::process::{Child, ChildStdin, Command};
 
 pub use group::{OutputPipe, SIGKILL, SIGTERM, exit_code, signal_group};
+pub use snapshot::{EnvSnapshot, RunFiles};
 
 use crate::safety::sandbox::PreparedSandbox;
 use crate::safety::secrets::ChildEnv;
@@ -93,13 +95,16 @@ pub fn spawn(
 /// Spawns `program args…` directly (no shell) the way [`spawn`] does — its own process group,
 /// exactly `env` plus `extra_env`, under the OS sandbox when one is given, stdin `/dev/null` —
 /// but with stderr in a pipe of its own (returned beside the child), for callers that report
-/// the two streams apart (`execute_code`).
+/// the two streams apart (`execute_code`). `inherit` is a descriptor the program keeps under
+/// its own number (everything else of ours is close-on-exec).
+#[cfg(unix)]
 pub fn spawn_program(
     program: &Path,
     args: &[&OsStr],
     cwd: &Path,
     env: &ChildEnv,
     extra_env: &[(&str, &OsStr)],
+    inherit: Option<std::os::fd::BorrowedFd<'_>>,
     sandbox: Option<&PreparedSandbox>,
 ) -> io::Result<(ShellChild, OutputPipe)> {
     let (reader, writer) = io::pipe()?;
@@ -114,6 +119,17 @@ pub fn spawn_program(
         .stdout(writer)
         .stderr(err_writer)
         .stdin(Stdio::null());
+    if let Some(fd) = inherit {
+        let fd = std::os::fd::AsRawFd::as_raw_fd(&fd);
+        // SAFETY: one `fcntl` on a descriptor the caller keeps open across the spawn; it runs
+        // before the sandbox's hook, so the program (and only it) inherits the descriptor.
+        unsafe {
+            command.pre_exec(move || match libc::fcntl(fd, libc::F_SETFD, 0) {
+                -1 => Err(io::Error::last_os_error()),
+                _ => Ok(()),
+            });
+        }
+    }
     let child = start(command, reader, sandbox)?;
     Ok((child, group::output_pipe(err_reader)?))
 }
@@ -229,61 +245,6 @@ pub async fn read_all(output: &mut OutputPipe, sink: &mut impl FnMut(&[u8])) {
     }
 }
 
-/// The exported environment of a session's shell, saved after every foreground command and
-/// restored before the next command, so `export X=…` or `source .venv/bin/activate` persist
-/// between calls like in a terminal. It lives in the session's private scratch directory
-/// (mode 0700, created on first use, removed with everything in it when the owner is dropped),
-/// which also receives the foreground wrapper's cwd markers; that directory stays writable
-/// under the OS sandbox in every mode, so the wrapper can record its state even when the
-/// session is read-only.
-#[derive(Debug, Default)]
-pub struct EnvSnapshot {
-    /// (scratch directory, snapshot file inside it)
-    paths: OnceLock<(PathBuf, PathBuf)>,
-}
-
-impl EnvSnapshot {
-    /// Where the snapshot lives (the file exists once a command has finished).
-    pub fn path(&self) -> &Path {
-        &self.paths().1
-    }
-
-    /// The session's private scratch directory.
-    pub fn dir(&self) -> &Path {
-        &self.paths().0
-    }
-
-    /// A fresh file name in the scratch directory (nothing is created).
-    pub fn scratch_file(&self, kind: &str) -> PathBuf {
-        let suffix: String = (0..12).map(|_| fastrand::alphanumeric()).collect();
-        self.dir().join(format!("{kind}-{suffix}"))
-    }
-
-    fn paths(&self) -> &(PathBuf, PathBuf) {
-        self.paths.get_or_init(|| {
-            let dir = temp_path("shell");
-            #[cfg_attr(not(unix), allow(unused_mut))]
-            let mut builder = std::fs::DirBuilder::new();
-            #[cfg(unix)]
-            std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-            if let Err(e) = builder.create(&dir) {
-                // Commands still run; the wrapper just cannot carry `cd`/`export` over.
-                tracing::warn!(dir = %dir.display(), error = %e, "cannot create the session's shell directory");
-            }
-            let env = dir.join("env");
-            (dir, env)
-        })
-    }
-}
-
-impl Drop for EnvSnapshot {
-    fn drop(&mut self) {
-        if let Some((dir, _)) = self.paths.get() {
-            let _ = std::fs::remove_dir_all(dir);
-        }
-    }
-}
-
 /// A fresh name in the system temp dir (nothing is created).
 pub fn temp_path(kind: &str) -> PathBuf {
     let suffix: String = (0..12).map(|_| fastrand::alphanumeric()).collect();
@@ -318,6 +279,37 @@ pub(crate) mod testing {
             "call-1",
             CancellationToken::new(),
         )
+    }
+
+    /// A fresh name for [`marked_sleep`].
+    pub(crate) fn unique_marker() -> String {
+        format!("hermes-test-sleeper-{}", fastrand::u64(..))
+    }
+
+    /// A command that sleeps 30 s under the process name `marker` (bash's `exec -a`): the
+    /// sandbox gives commands their own PID namespace, so a test finds them by name, not pid.
+    pub(crate) fn marked_sleep(marker: &str) -> String {
+        format!("bash -c 'exec -a {marker} sleep 30'")
+    }
+
+    /// True once no process on the machine has `marker` in its command line (zombies aside),
+    /// polling for up to three seconds.
+    pub(crate) async fn marker_gone(marker: &str) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(3);
+        loop {
+            let alive = std::fs::read_dir("/proc").into_iter().flatten().flatten().any(|entry| {
+                let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+                // A zombie's command line is empty.
+                String::from_utf8_lossy(&cmdline).contains(marker)
+            });
+            if !alive {
+                return true;
+            }
+            if Instant::now() > deadline {
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 
     /// True once `pid` no longer runs (absent, or a zombie nobody reaped yet), polling for up

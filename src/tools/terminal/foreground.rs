@@ -19,20 +19,21 @@ use crate::tools::{HostCommand, HostRun, ToolContext, ToolDisplay, ToolOutput, r
 /// of [`MAX_OUTPUT_CHARS`] that survive the final cut, even with escape sequences.
 const CAPTURE_EACH_END: usize = 256 * 1024;
 
-/// `$1` command, `$2` env snapshot, `$3` cwd, `$4` file receiving the final directory. The
-/// wrapper's own `cd` must not clobber the restored `OLDPWD` (so `cd -` works across calls).
-/// The command runs through `eval` so a syntax error in it is reported like any other failure
-/// and the trailer still records the state.
-const FOREGROUND_SCRIPT: &str = r#"__hermes_cmd=$1 __hermes_env=$2 __hermes_cwd_file=$4
-if [ -s "$__hermes_env" ]; then . "$__hermes_env" >/dev/null 2>&1; fi
+/// `$1` command, `$2` saved environment to restore, `$3` cwd, `$4` file receiving the final
+/// directory, `$5` file receiving the environment afterwards (see `shell::EnvSnapshot` for why
+/// they differ). The wrapper's own `cd` must not clobber the restored `OLDPWD` (so `cd -` works
+/// across calls). The command runs through `eval` so a syntax error in it is reported like any
+/// other failure and the trailer still records the state.
+const FOREGROUND_SCRIPT: &str = r#"__hermes_cmd=$1 __hermes_cwd_file=$4 __hermes_env_out=$5
+if [ -s "$2" ]; then . "$2" >/dev/null 2>&1; fi
 __hermes_oldpwd=${OLDPWD-}
 cd -- "$3" || exit 126
 if [ -n "$__hermes_oldpwd" ]; then OLDPWD=$__hermes_oldpwd; fi
-shift 4
+shift 5
 eval "$__hermes_cmd"
 __hermes_rc=$?
 pwd > "$__hermes_cwd_file" 2>/dev/null
-(umask 077; export -p > "$__hermes_env.$$" 2>/dev/null && mv -f "$__hermes_env.$$" "$__hermes_env")
+(umask 077; export -p > "$__hermes_env_out" 2>/dev/null)
 exit $__hermes_rc"#;
 
 /// One foreground call, already approved.
@@ -42,6 +43,8 @@ pub(super) struct Foreground<'a> {
     pub timeout: Duration,
     /// Run without the OS sandbox (the call asked for it and was approved).
     pub unsandboxed: bool,
+    /// What the approval granted inside the sandbox.
+    pub grants: sandbox::Grants,
     /// Extra keys for the result (`approval`, `timeout_note`, `pty_note`).
     pub notes: Vec<(&'static str, String)>,
 }
@@ -55,24 +58,17 @@ enum Outcome {
 impl Foreground<'_> {
     pub(super) async fn run(mut self, ctx: &ToolContext) -> ToolOutput {
         let shell_state = ctx.session.state.processes.shell_state();
-        let marker = shell_state.scratch_file("cwd");
-        let env_snapshot = shell_state.path();
-        let args = [
-            OsStr::new(self.command),
-            env_snapshot.as_os_str(),
-            self.cwd.as_os_str(),
-            marker.as_os_str(),
-        ];
+        let hermes_home = ctx.services.hermes_home.as_deref();
         // The editor's terminal, when it offers one, runs the same steps so `cd`/`export`
         // carry over identically; the user watches it live in the card, labelled with the
-        // command they recognise (see `hosted`).
+        // command they recognise (see `hosted`). It runs outside our sandbox.
         if ctx.session.terminals.runs_in_editor() {
-            let call = hosted::invocation(
-                shell::shell_program(),
-                shell_state.scratch_file("prologue"),
-                FOREGROUND_SCRIPT,
-                args,
-            );
+            let files = shell_state.run_files(hermes_home, false);
+            let args = self.wrapper_args(&files);
+            let prologue = shell_state
+                .trusted_dir(hermes_home)
+                .join(format!("prologue-{}", fastrand::u64(..)));
+            let call = hosted::invocation(shell::shell_program(), prologue, FOREGROUND_SCRIPT, args);
             let mut env = ctx.services.child_env.blanked();
             env.extend(call.env);
             let host = HostCommand {
@@ -89,15 +85,21 @@ impl Foreground<'_> {
                 let _ = tokio::fs::remove_file(prologue).await;
             }
             if let Some(result) = result {
-                return self.finish_hosted(ctx, result, &marker).await;
+                shell_state.commit(hermes_home, &files);
+                return self.finish_hosted(ctx, result, &files.marker).await;
             }
         }
         // Only commands we spawn ourselves can be sandboxed; the editor's terminal (above) runs
         // them its own way.
-        let sandbox = match sandbox::for_command(ctx, self.unsandboxed) {
+        let sandbox = match sandbox::for_command(ctx, self.unsandboxed, self.grants) {
             Ok(sandbox) => sandbox,
             Err(error) => return self.failure(String::new(), -1, error, None),
         };
+        let contained = sandbox.as_ref().is_some_and(|s| s.contained());
+        let files = shell_state.run_files(hermes_home, contained);
+        let args = self.wrapper_args(&files);
+        let marker = files.marker.clone();
+        let sweep = sandbox::sweep_for(ctx, sandbox.as_ref(), self.grants);
         let mut child = match shell::spawn(
             FOREGROUND_SCRIPT,
             &args,
@@ -128,7 +130,11 @@ impl Foreground<'_> {
             outcome
         };
         let final_dir = take_marker(&marker).await;
+        shell_state.commit(hermes_home, &files);
         let output = clean_output(capture.into_text());
+        if let Some(note) = sandbox::sweep_note(sweep.as_ref()) {
+            self.notes.push(("protected_note", note));
+        }
         match outcome {
             Outcome::Exited(Ok(status)) => {
                 if let Some(dir) = final_dir {
@@ -138,8 +144,8 @@ impl Foreground<'_> {
                 let denied = sandbox
                     .as_ref()
                     .and_then(|s| sandbox::denial_note(s, shell_state.dir(), code, &output));
-                if let Some(note) = denied {
-                    self.notes.push(("sandbox", "denied".to_string()));
+                if let Some((denial, note)) = denied {
+                    self.notes.push(("sandbox", denial.key().to_string()));
                     self.notes.push(("sandbox_note", note));
                 }
                 self.success(output, code)
@@ -154,6 +160,17 @@ impl Foreground<'_> {
                 self.failure(output, 130, "Command interrupted".to_string(), Some("cancelled"))
             }
         }
+    }
+
+    /// The wrapper's positional arguments (see [`FOREGROUND_SCRIPT`]).
+    fn wrapper_args<'f>(&'f self, files: &'f shell::RunFiles) -> [&'f OsStr; 5] {
+        [
+            OsStr::new(self.command),
+            files.source.as_os_str(),
+            self.cwd.as_os_str(),
+            files.marker.as_os_str(),
+            files.output.as_os_str(),
+        ]
     }
 
     /// The result of a command the editor ran in one of its terminals.

@@ -13,12 +13,13 @@ use std::path::{Path, PathBuf};
 /// never see them.
 const PROLOGUE: &str = r#"unset BASH_ENV
 __hermes_env=$HERMES_ACP_ENV __hermes_cwd=$HERMES_ACP_CWD __hermes_cwd_file=$HERMES_ACP_CWD_FILE
-unset HERMES_ACP_ENV HERMES_ACP_CWD HERMES_ACP_CWD_FILE
+__hermes_env_out=$HERMES_ACP_ENV_OUT
+unset HERMES_ACP_ENV HERMES_ACP_CWD HERMES_ACP_CWD_FILE HERMES_ACP_ENV_OUT
 if [ -s "$__hermes_env" ]; then . "$__hermes_env" >/dev/null 2>&1; fi
 __hermes_oldpwd=${OLDPWD-}
 cd -- "$__hermes_cwd" || exit 126
 if [ -n "$__hermes_oldpwd" ]; then OLDPWD=$__hermes_oldpwd; fi
-trap '__hermes_rc=$?; pwd > "$__hermes_cwd_file" 2>/dev/null; (umask 077; export -p > "$__hermes_env.$$" 2>/dev/null && mv -f "$__hermes_env.$$" "$__hermes_env"); exit $__hermes_rc' EXIT
+trap '__hermes_rc=$?; pwd > "$__hermes_cwd_file" 2>/dev/null; (umask 077; export -p > "$__hermes_env_out" 2>/dev/null); exit $__hermes_rc' EXIT
 "#;
 
 /// The arguments and extra environment for the editor's terminal.
@@ -30,11 +31,11 @@ pub(super) struct HostInvocation {
 }
 
 /// `wrapper` and `wrapper_args` are the local path's script and its positional arguments
-/// (command, env snapshot, cwd, marker), used when the shell is not bash or the prologue cannot
-/// be written.
-pub(super) fn invocation(shell: &Path, prologue: PathBuf, wrapper: &str, wrapper_args: [&OsStr; 4]) -> HostInvocation {
+/// (command, saved environment, cwd, marker, environment out), used when the shell is not bash
+/// or the prologue cannot be written.
+pub(super) fn invocation(shell: &Path, prologue: PathBuf, wrapper: &str, wrapper_args: [&OsStr; 5]) -> HostInvocation {
     let text = |a: &OsStr| a.to_string_lossy().into_owned();
-    let [command, env_snapshot, cwd, marker] = wrapper_args;
+    let [command, env_snapshot, cwd, marker, env_out] = wrapper_args;
     if shell.file_name() == Some(OsStr::new("bash")) && write_private(&prologue, PROLOGUE).is_ok() {
         return HostInvocation {
             args: vec!["-c".into(), text(command)],
@@ -43,6 +44,7 @@ pub(super) fn invocation(shell: &Path, prologue: PathBuf, wrapper: &str, wrapper
                 ("HERMES_ACP_ENV".into(), text(env_snapshot)),
                 ("HERMES_ACP_CWD".into(), text(cwd)),
                 ("HERMES_ACP_CWD_FILE".into(), text(marker)),
+                ("HERMES_ACP_ENV_OUT".into(), text(env_out)),
             ],
             prologue: Some(prologue),
         };
@@ -81,13 +83,17 @@ mod tests {
             OsStr::new("/e"),
             OsStr::new("/c"),
             OsStr::new("/m"),
+            OsStr::new("/o"),
         ];
         let bash = invocation(Path::new("/bin/bash"), dir.path().join("p"), "WRAPPER", args);
         assert_eq!(bash.args, ["-c", "ls -la"]);
         assert!(bash.env.iter().any(|(k, v)| k == "HERMES_ACP_CWD" && v == "/c"));
         assert!(std::fs::read_to_string(dir.path().join("p")).unwrap().contains("trap"));
         let sh = invocation(Path::new("/bin/sh"), dir.path().join("q"), "WRAPPER", args);
-        assert_eq!(sh.args, ["-c", "WRAPPER", "hermes-acp", "ls -la", "/e", "/c", "/m"]);
+        assert_eq!(
+            sh.args,
+            ["-c", "WRAPPER", "hermes-acp", "ls -la", "/e", "/c", "/m", "/o"]
+        );
         assert!(sh.env.is_empty() && sh.prologue.is_none());
     }
 
@@ -103,11 +109,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (env, marker) = (dir.path().join("env"), dir.path().join("cwd"));
         let run = |command: &str, prologue: &str| {
+            // The same file in and out: the agent's promotion step is not part of this test.
             let args = [
                 OsStr::new(command),
                 env.as_os_str(),
                 dir.path().as_os_str(),
                 marker.as_os_str(),
+                env.as_os_str(),
             ];
             let call = invocation(Path::new(bash), dir.path().join(prologue), "", args);
             let out = std::process::Command::new(bash)

@@ -18,6 +18,7 @@ use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
 use super::describe::{self, Presentation, ToolEffect, ToolKind};
+use super::shell::sandbox::Grants;
 use super::{Tool, ToolContext, ToolDisplay, ToolOutput, args, permission};
 use crate::safety::policy::CommandEffect;
 use foreground::Foreground;
@@ -100,8 +101,9 @@ async fn run(ctx: &ToolContext, call: Value) -> ToolOutput {
     let background = args::boolean(&call, "background", false);
     let workdir = args::string(&call, "workdir").filter(|w| !w.trim().is_empty());
     let pty = args::boolean(&call, "pty", false);
-    // Its approval belongs to the command policy; here it only selects the sandbox.
+    // Their approval belongs to the command policy; here they only shape the sandbox.
     let unsandboxed = args::boolean(&call, "unsandboxed", false);
+    let wants_network = args::boolean(&call, "network", false);
     let mut notes = Vec::new();
 
     if !background && let Some(guidance) = guard::foreground_guidance(&command) {
@@ -114,18 +116,26 @@ async fn run(ctx: &ToolContext, call: Value) -> ToolOutput {
         Ok(cwd) => cwd,
         Err(error) => return error_result(&command, error, "error"),
     };
-    match approve(ctx, &command, &cwd, background, unsandboxed).await {
-        Ok(Some(note)) => notes.push(("approval", note)),
-        Ok(None) => {}
+    let grants = match approve(ctx, &command, &cwd, background, unsandboxed).await {
+        Ok(Some(note)) => {
+            notes.push(("approval", note));
+            // The user saw the command and approved it: it gets the network it asked for.
+            Grants {
+                network: wants_network,
+                protected_writes: false,
+            }
+        }
+        Ok(None) => Grants::default(),
         Err(blocked) => return blocked,
-    }
+    };
     if pty {
         notes.push(("pty_note", PTY_NOTE.to_string()));
     }
     if background {
         let notify = args::boolean(&call, "notify_on_complete", false);
         let watch = args::strings(&call, "watch_patterns").filter(|p| !p.is_empty());
-        return start_background(ctx, &command, cwd, notify, watch.is_some(), unsandboxed, notes);
+        let launch = Launch { unsandboxed, grants };
+        return start_background(ctx, &command, cwd, notify, watch.is_some(), launch, notes);
     }
     let requested = args::int(&call, "timeout").map(|t| t.max(1) as u64);
     let mut timeout = requested.unwrap_or(DEFAULT_TIMEOUT_SECS);
@@ -144,6 +154,7 @@ async fn run(ctx: &ToolContext, call: Value) -> ToolOutput {
         cwd,
         timeout: Duration::from_secs(timeout),
         unsandboxed,
+        grants,
         notes,
     }
     .run(ctx)
@@ -172,25 +183,41 @@ editor session (no channel to deliver an async completion after the turn ends). 
 running in the background; retrieve its result with process(action='poll') or \
 process(action='wait').";
 
+/// How a background command is launched: outside the sandbox, or inside it with what the user
+/// granted.
+struct Launch {
+    unsandboxed: bool,
+    grants: Grants,
+}
+
 fn start_background(
     ctx: &ToolContext,
     command: &str,
     cwd: PathBuf,
     notify: bool,
     watch: bool,
-    unsandboxed: bool,
+    launch: Launch,
     notes: Vec<(&'static str, String)>,
 ) -> ToolOutput {
-    let sandbox = match super::shell::sandbox::for_command(ctx, unsandboxed) {
+    let sandbox = match super::shell::sandbox::for_command(ctx, launch.unsandboxed, launch.grants) {
         Ok(sandbox) => sandbox,
         Err(error) => return error_result(command, error, "error"),
     };
-    let process = match ctx
-        .session
-        .state
-        .processes
-        .spawn(command, &cwd, &ctx.services.child_env, sandbox.as_ref())
-    {
+    let sweep = super::shell::sandbox::sweep_for(ctx, sandbox.as_ref(), launch.grants);
+    let contained = sandbox.as_ref().is_some_and(|s| s.contained());
+    let processes = &ctx.session.state.processes;
+    let saved_env = processes
+        .shell_state()
+        .source(ctx.services.hermes_home.as_deref(), contained);
+    let spawned = processes.spawn(
+        command,
+        &cwd,
+        &ctx.services.child_env,
+        sandbox.as_ref(),
+        sweep,
+        &saved_env,
+    );
+    let process = match spawned {
         Ok(process) => process,
         Err(e) => {
             let result = json!({

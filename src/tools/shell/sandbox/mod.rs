@@ -1,18 +1,39 @@
 //! Which OS sandbox a local command runs under, decided per call from the process-wide
-//! settings (`ToolServices::sandbox`), the session (cwd, read-only mode, private scratch dir)
-//! and the call's `unsandboxed` flag; and how a denial is reported to the model. Commands sent
-//! to the editor's terminal are never sandboxed by us (the editor runs them).
+//! settings (`ToolServices::sandbox`), the session (folders, read-only mode, private scratch
+//! dir), the call's `unsandboxed` flag and what the user's approval granted (the network, a
+//! write to a protected path); and how a denial is reported to the model. Commands sent to the
+//! editor's terminal are never sandboxed by us (the editor runs them).
+
+mod sweep;
 
 use std::path::{Path, PathBuf};
 
-use crate::safety::sandbox::{self, PreparedSandbox, SandboxError, SandboxMode};
+pub use sweep::Sweep;
+
+use crate::safety::sandbox::{self, CommandScope, PreparedSandbox, SandboxError, SandboxMode};
 use crate::tools::{ToolContext, ToolServices};
 
-/// True when commands the agent runs locally are sandboxed right now (the mode is not `off`
-/// and the kernel has Landlock). When false, the approval policy treats writes outside the
-/// project as destructive, since nothing below it would stop them.
+/// What one command may do beyond the default sandbox, because the user approved it (or the
+/// config allows it for every command).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Grants {
+    /// The command may use the network.
+    pub network: bool,
+    /// The command may write the protected paths (git hooks, configs that run code).
+    pub protected_writes: bool,
+}
+
+/// True when commands the agent runs locally get some OS sandbox right now (the mode is not
+/// `off` and the kernel has Landlock).
 pub fn sandbox_active(services: &ToolServices) -> bool {
     services.sandbox.mode != SandboxMode::Off && sandbox::status().is_available()
+}
+
+/// True when commands the agent runs locally are fully contained (namespaces too): no write
+/// outside the session's folders, no network, no secret, no protected path, nothing outliving
+/// the command. Only then may the approval policy let an unknown command run unasked.
+pub fn fully_contained(services: &ToolServices) -> bool {
+    services.sandbox.mode == SandboxMode::WorkspaceWrite && sandbox::status().is_contained()
 }
 
 /// The one-time notice for the editor when the sandbox is wanted but the kernel cannot give it.
@@ -24,17 +45,26 @@ pub fn unavailable_notice(services: &ToolServices) -> Option<String> {
 /// call asked for `unsandboxed` (approved upstream), or the kernel has no Landlock (the policy
 /// already knows, through [`sandbox_active`]). `Err(message)`: Landlock is there but the ruleset
 /// could not be built — the command must not run (fail closed).
-pub fn for_command(ctx: &ToolContext, unsandboxed: bool) -> Result<Option<PreparedSandbox>, String> {
+pub fn for_command(ctx: &ToolContext, unsandboxed: bool, grants: Grants) -> Result<Option<PreparedSandbox>, String> {
     if unsandboxed {
         return Ok(None);
     }
-    let private = ctx.session.state.processes.shell_state().dir();
-    let root = ctx.session.workspace.root();
-    let Some(policy) = ctx
-        .services
-        .sandbox
-        .policy(&root, ctx.session.state.is_read_only(), private)
-    else {
+    let shell_state = ctx.session.state.processes.shell_state();
+    let roots = [ctx.session.workspace.root()];
+    // The session's saved shell state lives in Hermes' hidden folder: shown read-only.
+    let shown = [shell_state
+        .trusted_dir(ctx.services.hermes_home.as_deref())
+        .to_path_buf()];
+    let scope = CommandScope {
+        roots: &roots,
+        private_dir: shell_state.dir(),
+        shown: &shown,
+        read_only: ctx.session.state.is_read_only(),
+        network: grants.network,
+        protect: !grants.protected_writes,
+        git_dirs: &[],
+    };
+    let Some(policy) = ctx.services.sandbox.policy(&scope) else {
         return Ok(None);
     };
     match policy.prepare() {
@@ -47,10 +77,47 @@ pub fn for_command(ctx: &ToolContext, unsandboxed: bool) -> Result<Option<Prepar
     }
 }
 
-/// The note for the model when a sandboxed command failed on what looks like a sandbox denial
-/// (see `looks_denied` for the heuristic); `None` when it does not look like one.
-pub fn denial_note(sandbox: &PreparedSandbox, private_dir: &Path, exit_code: i64, output: &str) -> Option<String> {
-    if exit_code == 0 || !sandbox::looks_denied(output, sandbox.writable()) {
+/// What kind of denial a failed sandboxed command ran into, for the result's `sandbox` key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Denial {
+    /// It needed the network it does not have.
+    Offline,
+    /// A write was blocked.
+    Write,
+}
+
+impl Denial {
+    /// The value of the result's `sandbox` key.
+    pub fn key(self) -> &'static str {
+        match self {
+            Denial::Offline => "network denied",
+            Denial::Write => "denied",
+        }
+    }
+}
+
+/// The kind and note for the model when a sandboxed command failed on what looks like a
+/// sandbox denial (see `looks_offline` and `looks_denied` for the heuristics); `None` when it
+/// does not look like one.
+pub fn denial_note(
+    sandbox: &PreparedSandbox,
+    private_dir: &Path,
+    exit_code: i64,
+    output: &str,
+) -> Option<(Denial, String)> {
+    if exit_code == 0 {
+        return None;
+    }
+    if !sandbox.network() && sandbox::looks_offline(output) {
+        return Some((
+            Denial::Offline,
+            "network denied: commands run without the network. If this command really needs it \
+             (a package install, a fetch), call terminal again with \"network\": true — the user \
+             will be asked to allow the network for this command."
+                .to_string(),
+        ));
+    }
+    if !sandbox::looks_denied(output, sandbox.writable()) {
         return None;
     }
     // The session's scratch dir is an implementation detail; only name the user's roots.
@@ -60,13 +127,35 @@ pub fn denial_note(sandbox: &PreparedSandbox, private_dir: &Path, exit_code: i64
         "The OS sandbox blocked a write (commands may not write files in read-only mode).".to_string()
     } else {
         let list: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
-        format!("The OS sandbox blocked a write outside {}.", list.join(", "))
+        format!(
+            "The OS sandbox blocked a write outside {} (or to a file that runs code later, such as \
+             a git hook, .git/config or an editor configuration, which stay read-only).",
+            list.join(", ")
+        )
     };
-    Some(format!(
-        "{blocked} If the write is really needed, call terminal again with \"unsandboxed\": true \
-         (the user will be asked)."
+    Some((
+        Denial::Write,
+        format!(
+            "{blocked} If the write is really needed, call terminal again with \"unsandboxed\": \
+             true (the user will be asked)."
+        ),
     ))
 }
 
+/// The sweep for a command about to run under `sandbox` with `grants`: only a contained
+/// command whose protected paths stay protected needs one (an approved write to them, or a
+/// command outside the sandbox, was the user's call).
+pub fn sweep_for(ctx: &ToolContext, sandbox: Option<&PreparedSandbox>, grants: Grants) -> Option<Sweep> {
+    let contained = sandbox.is_some_and(PreparedSandbox::contained);
+    (contained && !grants.protected_writes).then(|| Sweep::before(&[ctx.session.workspace.root()]))
+}
+
+/// The result key and note for what a sweep did.
+pub fn sweep_note(sweep: Option<&Sweep>) -> Option<String> {
+    sweep.and_then(|s| sweep::note(&s.after()))
+}
+
+#[cfg(test)]
+mod containment_tests;
 #[cfg(test)]
 mod tests;

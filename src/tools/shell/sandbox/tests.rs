@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use tempfile::TempDir;
 
 use super::*;
-use crate::safety::sandbox::{SandboxSettings, SandboxStatus};
+use crate::safety::sandbox::SandboxSettings;
 use crate::tools::approver::AllowAll;
 use crate::tools::process::ProcessTool;
 use crate::tools::shell::testing::test_ctx;
@@ -21,7 +21,7 @@ use crate::tools::{Tool, ToolContext};
 
 fn require_landlock() {
     assert!(
-        matches!(sandbox::status(), SandboxStatus::Available { .. }),
+        sandbox::status().is_contained(),
         "these tests need Landlock (Linux ≥ 5.13 with it enabled): {:?}",
         sandbox::status()
     );
@@ -40,7 +40,7 @@ fn ctx_with(dir: &Path, mode: SandboxMode) -> ToolContext {
     ctx.services = Arc::new(ToolServices {
         sandbox: SandboxSettings {
             mode,
-            extra_roots: vec![],
+            ..SandboxSettings::default()
         },
         ..Default::default()
     });
@@ -116,11 +116,11 @@ fn the_read_only_session_mode_leaves_only_the_private_dir_writable() {
     let project = tempfile::tempdir().unwrap();
     let ctx = ctx_with(project.path(), SandboxMode::WorkspaceWrite);
     ctx.session.state.set_mode(crate::safety::policy::Mode::ReadOnly);
-    let prepared = for_command(&ctx, false).unwrap().unwrap();
+    let prepared = for_command(&ctx, false, Grants::default()).unwrap().unwrap();
     let private = ctx.session.state.processes.shell_state().dir().canonicalize().unwrap();
-    assert_eq!(prepared.writable(), [private]);
+    assert_eq!(prepared.writable(), [private.clone(), private.join("shm")]);
     // `unsandboxed` (approved upstream) means no sandbox at all.
-    assert!(for_command(&ctx, true).unwrap().is_none());
+    assert!(for_command(&ctx, true, Grants::default()).unwrap().is_none());
 }
 
 #[tokio::test]
@@ -153,6 +153,7 @@ async fn configured_extra_roots_are_writable() {
         sandbox: SandboxSettings {
             mode: SandboxMode::WorkspaceWrite,
             extra_roots: vec![extra.path().to_path_buf()],
+            ..SandboxSettings::default()
         },
         ..Default::default()
     });

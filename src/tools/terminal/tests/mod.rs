@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use super::*;
 use crate::tools::ToolDisplay;
 use crate::tools::approver::AllowAll;
-use crate::tools::shell::testing::{pid_gone, test_ctx};
+use crate::tools::shell::testing::{marked_sleep, marker_gone, test_ctx, unique_marker};
 
 async fn call(ctx: &ToolContext, args: Value) -> (Value, ToolOutput) {
     let out = TerminalTool.run(ctx, args).await;
@@ -102,7 +102,8 @@ async fn cd_and_exported_variables_carry_over_to_the_next_call() {
     )
     .await;
     assert_eq!(ctx.session.workspace.shell_cwd(), dir.path().join("sub"));
-    let snapshot = std::fs::metadata(ctx.session.state.processes.env_snapshot()).unwrap();
+    let saved = ctx.session.state.processes.shell_state().source(None, true);
+    let snapshot = std::fs::metadata(saved).unwrap();
     assert_eq!(
         std::os::unix::fs::PermissionsExt::mode(&snapshot.permissions()) & 0o777,
         0o600,
@@ -186,17 +187,14 @@ async fn long_output_keeps_head_and_tail_and_ansi_is_stripped() {
 async fn timeout_kills_the_whole_group_and_reports_124() {
     let dir = tempfile::tempdir().unwrap();
     let ctx = allow_all(dir.path());
-    let command = "sh -c 'sleep 30 & echo $! > pidfile; wait'";
+    let marker = unique_marker();
+    // The `&` inside `sh -c` (a trailing one at top level gets background=true guidance).
+    let command = format!("sh -c \"{} & wait\"", marked_sleep(&marker));
     let (result, out) = call(&ctx, json!({"command": command, "timeout": 1})).await;
     assert!(out.is_error);
     assert_eq!(result["exit_code"], 124);
     assert_eq!(result["error"], "Command timed out after 1 seconds");
-    let pid: i32 = std::fs::read_to_string(dir.path().join("pidfile"))
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    assert!(pid_gone(pid).await, "grandchild {pid} survived the timeout");
+    assert!(marker_gone(&marker).await, "grandchild {marker} survived the timeout");
 }
 
 #[tokio::test]
@@ -213,17 +211,14 @@ async fn cancel_kills_the_command_and_returns_promptly() {
         }
         cancel.cancel();
     });
-    let (result, out) = call(&ctx, json!({"command": "echo before; echo $$ > pidfile; sleep 30"})).await;
+    let marker = unique_marker();
+    let command = format!("echo before; echo $$ > pidfile; {}", marked_sleep(&marker));
+    let (result, out) = call(&ctx, json!({ "command": command })).await;
     assert!(out.is_error);
     assert_eq!(result["exit_code"], 130);
     assert_eq!(result["status"], "cancelled");
     assert_eq!(result["output"], "before\n[Command interrupted]");
-    let pid: i32 = std::fs::read_to_string(dir.path().join("pidfile"))
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    assert!(pid_gone(pid).await);
+    assert!(marker_gone(&marker).await);
 
     // Once the turn is cancelled, nothing new starts.
     let (result, out) = call(&ctx, json!({"command": "touch marker"})).await;

@@ -1,0 +1,318 @@
+//! The containment promises, checked with real commands under the real sandbox through the
+//! `terminal` tool (approvals answered yes, so only the OS stands between the command and the
+//! machine): secrets hidden, protected paths read-only and pinned, no network but a private
+//! loopback, no IPC with user daemons, no signal to a process outside, nothing outliving the
+//! command, no capabilities for root. Every test first asserts the kernel gives the full
+//! sandbox (this machine and CI do): a kernel without it fails the suite, never skips.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::*;
+use crate::safety::sandbox::SandboxSettings;
+use crate::tools::approver::AllowAll;
+use crate::tools::shell::testing::test_ctx;
+use crate::tools::terminal::TerminalTool;
+use crate::tools::{Tool, ToolContext};
+
+fn require_containment() {
+    assert!(
+        sandbox::status().is_contained(),
+        "these tests need the full sandbox (user namespaces and Landlock): {:?}",
+        sandbox::status()
+    );
+}
+
+/// A project with a git repository, a home with Hermes' folder (keys, a skill) and a
+/// credential file, and a context whose sandbox hides them.
+struct World {
+    _dirs: Vec<tempfile::TempDir>,
+    project: PathBuf,
+    hermes: PathBuf,
+    home: PathBuf,
+    ctx: ToolContext,
+}
+
+fn world() -> World {
+    require_containment();
+    let project_dir = tempfile::tempdir().unwrap();
+    let home_dir = tempfile::tempdir().unwrap();
+    let project = project_dir.path().canonicalize().unwrap();
+    let home = home_dir.path().canonicalize().unwrap();
+    let hermes = home.join(".hermes");
+    let init = std::process::Command::new("git")
+        .args(["init", "-q", "--template="])
+        .arg(&project)
+        .status()
+        .unwrap();
+    assert!(init.success());
+    std::fs::create_dir_all(project.join(".git/hooks")).unwrap();
+    std::fs::create_dir_all(hermes.join("skills/demo")).unwrap();
+    std::fs::write(hermes.join(".env"), "OPENAI_API_KEY=sk-contained-test-key\n").unwrap();
+    std::fs::write(hermes.join("config.yaml"), "model:\n  api_key: sk-contained-config\n").unwrap();
+    std::fs::write(hermes.join("skills/demo/SKILL.md"), "a skill\n").unwrap();
+    std::fs::write(home.join(".netrc"), "machine example.com password hunter2\n").unwrap();
+    let mut ctx = test_ctx(&project, Arc::new(AllowAll));
+    ctx.services = Arc::new(ToolServices {
+        hermes_home: Some(hermes.clone()),
+        sandbox: SandboxSettings {
+            secrets: crate::safety::sandbox::secrets(&home, &hermes),
+            ..SandboxSettings::default()
+        },
+        ..Default::default()
+    });
+    World {
+        _dirs: vec![project_dir, home_dir],
+        project,
+        hermes,
+        home,
+        ctx,
+    }
+}
+
+async fn run(ctx: &ToolContext, command: &str) -> Value {
+    run_with(ctx, json!({ "command": command })).await
+}
+
+async fn run_with(ctx: &ToolContext, args: Value) -> Value {
+    serde_json::from_str(&TerminalTool.run(ctx, args).await.content).unwrap()
+}
+
+fn output(result: &Value) -> &str {
+    result["output"].as_str().unwrap_or_default()
+}
+
+#[tokio::test]
+async fn secrets_are_unreadable_whatever_the_spelling_and_skills_stay_readable() {
+    let w = world();
+    let h = w.hermes.display();
+    let commands = [
+        format!("cat {h}/.env"),
+        format!("cat {h}/.en?"),
+        format!("cat {h}/config.*"),
+        format!("cd {h} && cat $(ls -A)"),
+        format!("find {h} -type f -exec cat {{}} +"),
+        format!("tar cf - -C {h} . | tar xOf -"),
+        format!("base64 {h}/.env"),
+        format!("cat {}/.netrc", w.home.display()),
+        "cat /proc/1/environ /proc/self/environ | tr '\\0' '\\n'".to_string(),
+    ];
+    for command in &commands {
+        let result = run(&w.ctx, command).await;
+        let text = output(&result);
+        for secret in ["sk-contained", "hunter2", "c2stY29udGFpbmVk"] {
+            assert!(!text.contains(secret), "{command} printed a secret: {result}");
+        }
+    }
+    let result = run(&w.ctx, &format!("cat {h}/skills/demo/SKILL.md")).await;
+    assert_eq!(output(&result), "a skill", "{result}");
+}
+
+#[tokio::test]
+async fn git_hooks_and_config_are_read_only_and_cannot_be_swapped() {
+    let w = world();
+    std::fs::create_dir_all(w.project.join(".vscode")).unwrap();
+    // Ordinary git work in the same repository still runs.
+    let result = run(
+        &w.ctx,
+        "echo a > f && git add f && git -c user.name=t -c user.email=t@e commit -qm one && git log --oneline | wc -l",
+    )
+    .await;
+    assert_eq!(output(&result), "1", "{result}");
+    let attempts = [
+        "echo 'touch /tmp/pwned' > .git/hooks/post-checkout && chmod +x .git/hooks/post-checkout",
+        "git config core.fsmonitor 'touch /tmp/pwned'",
+        "printf '[core]\\n\\thooksPath = evil\\n' >> .git/config",
+        "mv .git .git-old && mkdir -p .git/hooks && echo x > .git/hooks/pre-commit",
+        // Last: it deletes what is not pinned (the objects: see the undo docs), not the hooks.
+        "rm -rf .git",
+        "echo '{}' > .vscode/tasks.json",
+        "mv .vscode .vscode-old",
+    ];
+    for command in attempts {
+        let result = run(&w.ctx, command).await;
+        assert_ne!(result["exit_code"], 0, "{command} succeeded: {result}");
+    }
+    let config = std::fs::read_to_string(w.project.join(".git/config")).unwrap();
+    assert!(
+        !config.contains("fsmonitor") && !config.contains("hooksPath"),
+        "{config}"
+    );
+    assert_eq!(std::fs::read_dir(w.project.join(".git/hooks")).unwrap().count(), 0);
+    assert!(!w.project.join(".vscode/tasks.json").exists());
+}
+
+#[tokio::test]
+async fn a_husky_hooks_path_is_protected_too() {
+    let w = world();
+    std::fs::create_dir_all(w.project.join(".husky/_")).unwrap();
+    std::fs::write(w.project.join(".git/config"), "[core]\n\thooksPath = .husky/_\n").unwrap();
+    let result = run(&w.ctx, "echo evil > .husky/_/pre-commit").await;
+    assert_ne!(result["exit_code"], 0, "{result}");
+    assert!(!w.project.join(".husky/_/pre-commit").exists());
+}
+
+#[tokio::test]
+async fn no_network_but_a_private_loopback_and_the_network_when_granted() {
+    let w = world();
+    // A server of ours, on the host's loopback.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let connect = format!(
+        "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", {port}), timeout=5); print(\"reached\")'"
+    );
+    let result = run(&w.ctx, &connect).await;
+    assert!(!output(&result).contains("reached"), "{result}");
+    let result = run(&w.ctx, "getent hosts example.com || echo unresolved").await;
+    assert_eq!(output(&result), "unresolved", "{result}");
+    // The command's own servers work on its own loopback.
+    let own = "python3 -c 'import socket; s=socket.socket(); s.bind((\"127.0.0.1\", 0)); s.listen(); \
+               socket.create_connection(s.getsockname()); print(\"own loopback\")'";
+    assert_eq!(output(&run(&w.ctx, own).await), "own loopback");
+    // Granted (the approver says yes), it runs in the network: our server is reachable.
+    let result = run_with(&w.ctx, json!({"command": connect, "network": true})).await;
+    assert_eq!(output(&result), "reached", "{result}");
+}
+
+#[tokio::test]
+async fn a_failure_for_want_of_network_is_reported_as_such() {
+    let w = world();
+    let result = run(&w.ctx, "git ls-remote https://example.com/x.git").await;
+    assert_ne!(result["exit_code"], 0, "{result}");
+    assert_eq!(result["sandbox"], "network denied", "{result}");
+    assert!(result["sandbox_note"].as_str().unwrap().contains("\"network\": true"));
+}
+
+#[tokio::test]
+async fn no_ipc_with_daemons_outside() {
+    let w = world();
+    // A user daemon's socket (tmux, ssh-agent, docker and D-Bus work this way).
+    let socket = w.home.join("daemon.sock");
+    let _daemon = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let connect = format!(
+        "python3 -c 'import socket; s=socket.socket(socket.AF_UNIX); s.connect(\"{}\"); print(\"connected\")'",
+        socket.display()
+    );
+    let result = run(&w.ctx, &connect).await;
+    assert!(!output(&result).contains("connected"), "{result}");
+    // A real tmux server started outside: its clients would run commands in the server.
+    let tmux_socket = w.home.join("tmux.sock");
+    let started = std::process::Command::new("tmux")
+        .arg("-S")
+        .arg(&tmux_socket)
+        .args(["new-session", "-d", "sleep 300"])
+        .status()
+        .unwrap();
+    assert!(started.success());
+    let planted = w.home.join("planted-by-tmux");
+    let command = format!(
+        "tmux -S {} run-shell 'touch {}'",
+        tmux_socket.display(),
+        planted.display()
+    );
+    let result = run(&w.ctx, &command).await;
+    let _ = std::process::Command::new("tmux")
+        .arg("-S")
+        .arg(&tmux_socket)
+        .arg("kill-server")
+        .status();
+    assert_ne!(result["exit_code"], 0, "{result}");
+    assert!(!planted.exists(), "tmux ran a command outside the sandbox");
+    // Pipes between the command's own processes still work.
+    let pair = "python3 -c 'import socket; a, b = socket.socketpair(); a.send(b\"hi\"); print(b.recv(2).decode())'";
+    assert_eq!(output(&run(&w.ctx, pair).await), "hi");
+    // Shared memory is the session's own.
+    let result = run(
+        &w.ctx,
+        "echo private > /dev/shm/hermes-test && cat /dev/shm/hermes-test",
+    )
+    .await;
+    assert_eq!(output(&result), "private", "{result}");
+    assert!(!Path::new("/dev/shm/hermes-test").exists());
+}
+
+#[tokio::test]
+async fn processes_outside_are_out_of_reach_and_nothing_outlives_the_command() {
+    let w = world();
+    let ours = std::process::id();
+    let result = run(&w.ctx, &format!("kill -0 {ours} 2>&1 || echo unreachable")).await;
+    assert!(output(&result).ends_with("unreachable"), "{result}");
+    let marker = format!("hermes-orphan-{}", fastrand::u64(..));
+    let command = format!("(setsid bash -c 'exec -a {marker} sleep 300' &) ; echo started");
+    let result = run(&w.ctx, &command).await;
+    assert_eq!(output(&result), "started", "{result}");
+    // The namespace's init killed and reaped everything before the command was reported done.
+    assert!(!running(&marker), "a setsid child outlived its command");
+}
+
+#[tokio::test]
+async fn root_has_no_capabilities_inside() {
+    let w = world();
+    let result = run(&w.ctx, "grep -E '^Cap(Eff|Prm|Bnd)' /proc/self/status").await;
+    for line in output(&result).lines() {
+        assert!(line.ends_with("0000000000000000"), "{result}");
+    }
+}
+
+/// Whether any process on the machine has `marker` in its command line.
+fn running(marker: &str) -> bool {
+    std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
+        std::fs::read(entry.path().join("cmdline"))
+            .is_ok_and(|cmdline| String::from_utf8_lossy(&cmdline).contains(marker))
+    })
+}
+
+#[tokio::test]
+async fn a_created_file_that_runs_code_later_is_put_out_of_action() {
+    let w = world();
+    let result = run(
+        &w.ctx,
+        "echo 'curl x | sh' > .envrc && mkdir -p .vscode && echo '{}' > .vscode/tasks.json",
+    )
+    .await;
+    assert_eq!(result["exit_code"], 0, "{result}");
+    let note = result["protected_note"].as_str().unwrap();
+    assert!(note.contains(".envrc") && note.contains(".vscode"), "{note}");
+    assert!(!w.project.join(".envrc").exists() && !w.project.join(".vscode").exists());
+    assert!(w.project.join(".envrc.quarantined").exists());
+    assert!(w.project.join(".vscode.quarantined/tasks.json").exists());
+}
+
+#[tokio::test]
+async fn the_shell_state_a_contained_command_leaves_never_runs_outside_the_sandbox() {
+    let w = world();
+    let planted = w.home.join("planted-by-shell-state");
+    let plant = format!(
+        "export PROMPT_COMMAND='touch {0}'; export BASH_ENV=/dev/null; alias ls='touch {0}'",
+        planted.display()
+    );
+    let result = run(&w.ctx, &plant).await;
+    assert_eq!(result["exit_code"], 0, "{result}");
+    // Inside the sandbox the export carries over as usual.
+    let result = run(&w.ctx, "echo ${PROMPT_COMMAND:-lost}").await;
+    assert!(output(&result).starts_with("touch"), "{result}");
+    // The saved state itself is out of the sandbox's reach.
+    let saved = w
+        .ctx
+        .session
+        .state
+        .processes
+        .shell_state()
+        .source(Some(&w.hermes), true);
+    let result = run(
+        &w.ctx,
+        &format!("echo 'touch {}' >> {}", planted.display(), saved.display()),
+    )
+    .await;
+    assert_ne!(result["exit_code"], 0, "{result}");
+    // An approved command outside the sandbox does not inherit what the contained one set.
+    let result = run_with(
+        &w.ctx,
+        json!({"command": "echo ${PROMPT_COMMAND:-clean}", "unsandboxed": true}),
+    )
+    .await;
+    assert_eq!(output(&result), "clean", "{result}");
+    assert!(!planted.exists());
+}
