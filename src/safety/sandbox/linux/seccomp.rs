@@ -53,7 +53,10 @@ fn compile(inet: bool) -> Result<BpfProgram, String> {
     let injection = [libc::TIOCSTI, libc::TIOCLINUX]
         .into_iter()
         .map(|request| {
-            let request = SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, request as u64);
+            // The request's type differs between C libraries (glibc: u64, musl: i32).
+            #[allow(clippy::unnecessary_cast)]
+            let request = request as u64;
+            let request = SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, request);
             SeccompRule::new(vec![request.map_err(err)?]).map_err(err)
         })
         .collect::<Result<Vec<_>, _>>()?;
