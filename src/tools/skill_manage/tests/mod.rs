@@ -18,11 +18,11 @@ use crate::tools::skills::list_skills;
 pub const SKILL: &str = "---\nname: docker-debug\ndescription: Debug containers step by step\n---\n\n# Docker debug\n\n1. Run `docker ps`.\n";
 
 pub fn call(home: &Path, args: Value) -> Outcome {
-    manage(home, false, request(&args))
+    manage(home, false, Default::default(), request(&args))
 }
 
 pub fn guarded(home: &Path, args: Value) -> Outcome {
-    manage(home, true, request(&args))
+    manage(home, true, Default::default(), request(&args))
 }
 
 pub fn error(outcome: &Outcome) -> String {
