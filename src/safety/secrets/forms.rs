@@ -13,7 +13,11 @@
 //! commands, a line edge) still shows at least one side that long unless the split leaves
 //! fewer than 12 characters on it. Windows that are not random (`000000000000`, `abababab…`)
 //! are not secrets worth a false positive: a run must also show [`Form::min_distinct`]
-//! distinct characters, except the literal value in full, which is always masked.
+//! distinct characters, except the literal value in full, which is always masked. And only a
+//! value shaped like a generated credential (letters and digits, no spaces) is matched by its
+//! fragments: the set also holds values that are secret only by where they were configured
+//! (an MCP header such as `application/json`, a word under `*_PASSWORD`), whose pieces are
+//! ordinary text; those are matched whole, in every spelling.
 
 use super::encode;
 use super::view;
@@ -88,9 +92,18 @@ impl Alphabet {
     }
 }
 
+/// Whether pieces of `value` are as telling as the whole: a generated credential mixes
+/// letters and digits and has no spaces; a word or a phrase does not.
+fn fragments_tell(value: &str) -> bool {
+    !value.contains(char::is_whitespace)
+        && value.chars().any(|c| c.is_ascii_digit())
+        && value.chars().any(|c| c.is_ascii_alphabetic())
+}
+
 /// Every distinct spelling of `value` (the secret numbered `secret`).
 pub fn forms_of(secret: usize, value: &str) -> Vec<Form> {
     let bytes = value.as_bytes();
+    let fragments = fragments_tell(value);
     let mut spellings: Vec<(Alphabet, String, bool)> = vec![(Alphabet::Text, value.to_string(), true)];
     // The spelling inside JSON text, for callers that only have the encoded form.
     let escaped = serde_json::to_string(value).unwrap_or_default();
@@ -140,7 +153,10 @@ pub fn forms_of(secret: usize, value: &str) -> Vec<Form> {
             same.literal |= literal;
             continue;
         }
-        let min_run = alphabet.chars_for(FRAGMENT_BYTES).min(text.len());
+        let min_run = match fragments {
+            true => alphabet.chars_for(FRAGMENT_BYTES).min(text.len()),
+            false => text.len(),
+        };
         forms.push(Form {
             secret,
             min_piece: alphabet.chars_for(PIECE_BYTES).min(min_run),
@@ -188,6 +204,18 @@ mod tests {
         assert_eq!(seed_layout(plain), (4, 3));
         let distinct: std::collections::HashSet<&Vec<u8>> = forms.iter().map(|f| &f.text).collect();
         assert_eq!(distinct.len(), forms.len());
+    }
+
+    #[test]
+    fn a_value_that_is_not_credential_shaped_must_show_whole() {
+        for value in [
+            "application/json",
+            "correct horse battery staple 9",
+            "onlylettersinthisvalue",
+        ] {
+            let forms = forms_of(0, value);
+            assert!(forms.iter().all(|f| f.min_run == f.text.len()), "{value}");
+        }
     }
 
     #[test]

@@ -6,6 +6,8 @@
 //! covers enough of the form ([`Form::min_run`]) is a match, and all its pieces are masked,
 //! down to [`Form::min_edge`] characters at a line's edge.
 
+use std::collections::HashMap;
+
 use aho_corasick::{AhoCorasick, MatchKind};
 
 use super::forms::{Form, seed_layout};
@@ -34,7 +36,7 @@ impl Matcher {
     pub fn new(forms: Vec<Form>) -> Option<Matcher> {
         let mut patterns: Vec<&[u8]> = Vec::new();
         let mut sites: Vec<Vec<(usize, usize)>> = Vec::new();
-        let mut index = std::collections::HashMap::new();
+        let mut index = HashMap::new();
         for (f, form) in forms.iter().enumerate() {
             let (width, stride) = seed_layout(form);
             for offset in (0..=form.text.len().saturating_sub(width)).step_by(stride) {
@@ -60,12 +62,13 @@ impl Matcher {
     /// Every masked piece of `view`, in no particular order (pieces may overlap).
     pub fn find(&self, view: &[u8]) -> Vec<Piece> {
         let mut found = Vec::new();
-        // View ranges already chained per form: later seeds inside them add nothing.
-        let mut explored: Vec<(usize, usize, usize)> = Vec::new();
+        // The view range last chained per form: later seeds inside it add nothing. Seeds come
+        // in order of position, so the last range is the only one a later seed can fall in.
+        let mut explored: HashMap<usize, (usize, usize)> = HashMap::new();
         for hit in self.seeds.find_overlapping_iter(view) {
             for &(f, offset) in &self.sites[hit.pattern().as_usize()] {
                 let at = hit.start();
-                if explored.iter().any(|&(form, s, e)| form == f && s <= at && at < e) {
+                if explored.get(&f).is_some_and(|&(s, e)| s <= at && at < e) {
                     continue;
                 }
                 let form = &self.forms[f];
@@ -73,7 +76,7 @@ impl Matcher {
                 let (Some(first), Some(last)) = (chain.first(), chain.last()) else {
                     continue;
                 };
-                explored.push((f, first.0, last.1));
+                explored.insert(f, (first.0, last.1));
                 if confirms(form, &chain) {
                     found.extend(chain.iter().map(|&(start, end, _, _)| Piece {
                         start,

@@ -39,21 +39,32 @@ fn kept(text: &[u8]) -> impl Iterator<Item = usize> + '_ {
 }
 
 /// The view of `text`. A view of valid UTF-8 is valid UTF-8 (only ASCII bytes are dropped).
+/// The same rule as [`kept`], as one tight loop: it runs over every tool result.
 pub fn strip(text: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len());
-    let mut runs = text;
-    // Most output is long runs without gaps or backslashes: copy those whole.
-    while !runs.is_empty() {
-        let plain = runs.iter().position(|&b| is_gap(b) || b == b'\\').unwrap_or(runs.len());
-        out.extend_from_slice(&runs[..plain]);
-        runs = &runs[plain..];
-        if runs.is_empty() {
-            break;
+    let mut i = 0;
+    while i < text.len() {
+        let byte = text[i];
+        if is_gap(byte) {
+            i += 1;
+            continue;
         }
-        // The escape or gap and whatever belongs to it, by the one rule of `kept`.
-        let tail = if runs[0] == b'\\' && runs.len() > 1 { 2 } else { 1 };
-        out.extend(kept(&runs[..tail]).map(|i| runs[i]));
-        runs = &runs[tail..];
+        if byte == b'\\' {
+            match text.get(i + 1) {
+                Some(b'n' | b'r' | b't') => {
+                    i += 2;
+                    continue;
+                }
+                Some(b'\\') => {
+                    out.extend_from_slice(b"\\\\");
+                    i += 2;
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        out.push(byte);
+        i += 1;
     }
     out
 }
@@ -86,6 +97,15 @@ mod tests {
         assert_eq!(kept.len(), view.len());
         assert!(kept.iter().zip(&view).all(|(&i, &b)| text[i] == b));
         assert_eq!(locate(text, &[0, 2, 7, 8, 9]), vec![0, 3, 12, 13, 14]);
+    }
+
+    #[test]
+    fn strip_and_kept_agree_on_every_escape_and_gap() {
+        let samples: [&[u8]; 5] = [b"\\\\\\n x", b"\\\\\\\\n", b"a\\\n\\\tb", b"\\ \\\r\n", b"\\x\\"];
+        for text in samples {
+            let by_index: Vec<u8> = kept(text).map(|i| text[i]).collect();
+            assert_eq!(strip(text), by_index, "{:?}", String::from_utf8_lossy(text));
+        }
     }
 
     #[test]

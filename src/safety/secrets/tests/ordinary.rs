@@ -120,6 +120,23 @@ fn everyday_output_is_left_exactly_as_it_was() {
 }
 
 #[test]
+fn a_value_secret_only_by_where_it_was_configured_is_masked_whole_only() {
+    let set = SecretSet::builder()
+        .secret("MCP_SERVERS_WEB_HEADERS_ACCEPT", "application/json")
+        .secret("DB_PASSWORD", "correct-horse-battery-staple")
+        .build();
+    assert_eq!(
+        set.redact("Accept: application/json"),
+        "Accept: [REDACTED:MCP_SERVERS_WEB_HEADERS_ACCEPT]"
+    );
+    let ordinary = "Content-Type: application/xml; see correct-horse-battery docs";
+    assert!(matches!(set.redact(ordinary), Cow::Borrowed(_)));
+    // Whole, it is still caught in any spelling.
+    let reversed: String = "correct-horse-battery-staple".chars().rev().collect();
+    assert_eq!(set.redact(&reversed), "[REDACTED:DB_PASSWORD]");
+}
+
+#[test]
 fn a_plain_looking_value_is_masked_whole_but_not_by_its_fragments() {
     let set = SecretSet::builder()
         .secret("PIN", "00000000000000000000000000000042")
