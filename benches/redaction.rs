@@ -1,10 +1,9 @@
 //! Criterion bench of secret redaction, which runs on every tool result: 1 MB of ordinary
 //! output (cargo build lines, git log, sha256 sums, a base64 blob, an xxd dump of random bytes,
-//! JSON lines) with 20 known secrets, through
-//! - `SecretSet::redact` (by value: every known value and its encoded forms and fragments),
-//! - `tools::redact::redact_text` (by value, then the pattern pass), as the sinks call it,
-//! on the clean text and on the same text with a dozen encoded copies of the secrets mixed in,
-//! plus building the set (once per process, at start).
+//! JSON lines) with 20 known secrets, through `SecretSet::redact` (by value: every known value
+//! and its encoded forms and fragments) and `tools::redact::redact_text` (by value, then the
+//! pattern pass, as the sinks call it), on the clean text and on the same text with a dozen
+//! encoded copies of the secrets mixed in; plus building the set (once per process, at start).
 //!
 //! Budget from the brief: tens of milliseconds at most per megabyte. After the criterion group
 //! a short explicit pass logs the median and `budget …: PASS/FAIL` on stderr (never fails the
