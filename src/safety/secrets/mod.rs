@@ -23,6 +23,7 @@ mod view;
 mod tests;
 
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 pub use env::{ChildEnv, ChildEnvPolicy};
 pub use forms::FRAGMENT_BYTES;
@@ -34,7 +35,10 @@ pub use names::{is_placeholder, is_secret_name};
 pub struct SecretSet {
     /// One marker per secret, in the order the matcher numbers them.
     markers: Vec<String>,
-    matcher: Option<Matcher>,
+    values: Vec<String>,
+    /// Built on first use, not at start: the agent answers `initialize` before any text needs
+    /// redacting, and building the forms' automaton costs more than the rest of start-up.
+    matcher: OnceLock<Option<Matcher>>,
 }
 
 /// Collects `(name, value)` pairs; placeholders and duplicates are dropped.
@@ -69,15 +73,15 @@ impl SecretSetBuilder {
     }
 
     pub fn build(self) -> SecretSet {
-        let mut markers = Vec::with_capacity(self.entries.len());
-        let mut all_forms = Vec::new();
-        for (index, (name, value)) in self.entries.into_iter().enumerate() {
-            markers.push(format!("[REDACTED:{name}]"));
-            all_forms.extend(forms::forms_of(index, &value));
-        }
+        let (markers, values) = self
+            .entries
+            .into_iter()
+            .map(|(name, value)| (format!("[REDACTED:{name}]"), value))
+            .unzip();
         SecretSet {
             markers,
-            matcher: Matcher::new(all_forms),
+            values,
+            matcher: OnceLock::new(),
         }
     }
 }
@@ -96,10 +100,21 @@ impl SecretSet {
         self.markers.is_empty()
     }
 
+    fn matcher(&self) -> Option<&Matcher> {
+        self.matcher
+            .get_or_init(|| {
+                let forms = (self.values.iter().enumerate())
+                    .flat_map(|(index, value)| forms::forms_of(index, value))
+                    .collect();
+                Matcher::new(forms)
+            })
+            .as_ref()
+    }
+
     /// `text` with every known value, encoded form and fragment replaced by its marker
     /// (borrowed when nothing matched). Whitespace inside a masked run goes with it.
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        let Some(matcher) = &self.matcher else {
+        let Some(matcher) = self.matcher() else {
             return Cow::Borrowed(text);
         };
         let pieces = matcher.find(&view::strip(text.as_bytes()));
@@ -136,8 +151,7 @@ impl SecretSet {
 
     /// Whether `text` holds any known value, encoded form or fragment.
     pub fn contains_secret(&self, text: &str) -> bool {
-        self.matcher
-            .as_ref()
+        self.matcher()
             .is_some_and(|m| !m.find(&view::strip(text.as_bytes())).is_empty())
     }
 }
