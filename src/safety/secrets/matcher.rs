@@ -76,11 +76,11 @@ impl Matcher {
                 let (Some(first), Some(last)) = (chain.first(), chain.last()) else {
                     continue;
                 };
-                explored.insert(f, (first.0, last.1));
+                explored.insert(f, (first.view_start, last.view_end));
                 if confirms(form, &chain) {
-                    found.extend(chain.iter().map(|&(start, end, _, _)| Piece {
-                        start,
-                        end,
+                    found.extend(chain.iter().map(|link| Piece {
+                        start: link.view_start,
+                        end: link.view_end,
                         secret: form.secret,
                     }));
                 }
@@ -90,8 +90,25 @@ impl Matcher {
     }
 }
 
-/// One piece: view range, then form range.
-type Link = (usize, usize, usize, usize);
+/// One piece of a chain: where it lies in the view and which characters of the form it shows.
+#[derive(Debug, Clone, Copy)]
+struct Link {
+    view_start: usize,
+    view_end: usize,
+    form_start: usize,
+    form_end: usize,
+}
+
+impl Link {
+    fn new(view_start: usize, form_start: usize, len: usize) -> Link {
+        Link {
+            view_start,
+            view_end: view_start + len,
+            form_start,
+            form_end: form_start + len,
+        }
+    }
+}
 
 /// The piece through the seed at view `at` / form `offset`, with the pieces chained before and
 /// after it; empty when the seed's own piece is shorter than the form's `min_piece`.
@@ -99,41 +116,41 @@ fn chain_from(view: &[u8], form: &Form, at: usize, offset: usize) -> Vec<Link> {
     let (min_piece, min_edge, form) = (form.min_piece, form.min_edge, form.text.as_slice());
     let back = common_suffix(&view[..at], &form[..offset]);
     let ahead = common_prefix(&view[at..], &form[offset..]);
-    let seed = (at - back, at + ahead, offset - back, offset + ahead);
-    if seed.1 - seed.0 < min_piece {
+    let seed = Link::new(at - back, offset - back, back + ahead);
+    if back + ahead < min_piece {
         return Vec::new();
     }
     let mut chain = vec![seed];
     // Backwards: the piece that ends a short gap before, continuing the form to the left.
-    let (mut view_at, mut form_at) = (seed.0, seed.2);
+    let (mut view_at, mut form_at) = (seed.view_start, seed.form_start);
     while form_at >= min_edge {
         let found = (1..=GAP.min(view_at)).find_map(|gap| {
             let end = view_at - gap;
             let len = common_suffix(&view[..end], &form[..form_at]);
-            (len >= min_edge).then_some((end - len, end, form_at - len, form_at))
+            (len >= min_edge).then(|| Link::new(end - len, form_at - len, len))
         });
         let Some(link) = found else { break };
         chain.insert(0, link);
-        (view_at, form_at) = (link.0, link.2);
+        (view_at, form_at) = (link.view_start, link.form_start);
     }
     // Forwards, the same to the right.
-    let (mut view_at, mut form_at) = (seed.1, seed.3);
+    let (mut view_at, mut form_at) = (seed.view_end, seed.form_end);
     while form.len() - form_at >= min_edge {
         let found = (1..=GAP.min(view.len().saturating_sub(view_at))).find_map(|gap| {
             let start = view_at + gap;
             let len = common_prefix(&view[start..], &form[form_at..]);
-            (len >= min_edge).then_some((start, start + len, form_at, form_at + len))
+            (len >= min_edge).then(|| Link::new(start, form_at, len))
         });
         let Some(link) = found else { break };
         chain.push(link);
-        (view_at, form_at) = (link.1, link.3);
+        (view_at, form_at) = (link.view_end, link.form_end);
     }
     chain
 }
 
 /// Whether a chain shows enough of its form, and varied enough, to be the secret.
 fn confirms(form: &Form, chain: &[Link]) -> bool {
-    let covered: usize = chain.iter().map(|l| l.3 - l.2).sum();
+    let covered: usize = chain.iter().map(|l| l.form_end - l.form_start).sum();
     if form.literal && chain.len() == 1 && covered == form.text.len() {
         return true;
     }
@@ -141,8 +158,8 @@ fn confirms(form: &Form, chain: &[Link]) -> bool {
         return false;
     }
     let mut seen = [false; 256];
-    for &(_, _, from, to) in chain {
-        for &b in &form.text[from..to] {
+    for link in chain {
+        for &b in &form.text[link.form_start..link.form_end] {
             seen[usize::from(b)] = true;
         }
     }

@@ -122,15 +122,15 @@ impl SecretSet {
             return Cow::Borrowed(text);
         }
         let spans = merge(pieces);
-        let ends: Vec<usize> = spans.iter().flat_map(|s| [s.start, s.end - 1]).collect();
-        let mut sorted = ends.clone();
-        sorted.sort_unstable();
-        let located = view::locate(text.as_bytes(), &sorted);
-        let original = |view_index: usize| located[sorted.binary_search(&view_index).expect("located")];
+        let mut ends: Vec<usize> = spans.iter().flat_map(|s| [s.start, s.end - 1]).collect();
+        ends.sort_unstable();
+        let located = view::locate(text.as_bytes(), &ends);
+        let original = |view_index: usize| located[ends.binary_search(&view_index).expect("every end is located")];
         let mut out = String::with_capacity(text.len());
         let mut cursor = 0;
         for span in spans {
-            let mut start = original(span.start).max(cursor);
+            // A piece may end inside a multi-byte character: the whole character goes.
+            let mut start = original(span.start);
             let mut end = original(span.end - 1) + 1;
             while !text.is_char_boundary(start) {
                 start -= 1;
@@ -138,9 +138,7 @@ impl SecretSet {
             while !text.is_char_boundary(end) {
                 end += 1;
             }
-            if start < cursor {
-                start = cursor;
-            }
+            let start = start.max(cursor);
             out.push_str(&text[cursor..start]);
             out.push_str(&self.markers[span.secret]);
             cursor = end.max(cursor);
