@@ -2,7 +2,8 @@
 //! front-matter and size rules, path escapes (`..`, absolute paths, symlinks), `absorbed_into`
 //! and pinning on delete, the guard's refusal with rollback, and that `skills_list`/`skill_view`
 //! see each change at once. Shared helpers here; `rules.rs` (create/edit and validation),
-//! `files.rs` (patch, write_file, remove_file, delete, symlinks), `tool.rs` (guard, the tool).
+//! `files.rs` (patch, write_file, remove_file, delete, symlinks), `tool.rs` (guard, redaction,
+//! the tool).
 
 mod files;
 mod rules;

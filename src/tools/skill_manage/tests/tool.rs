@@ -1,4 +1,5 @@
-//! The guard inside the actions, and the tool as the registry sees it.
+//! The guard inside the actions, the secrets redacted from what they write, and the tool as the
+//! registry sees it.
 
 use serde_json::json;
 
