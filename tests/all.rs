@@ -60,6 +60,10 @@ mod rate_limits;
 mod reasoning_effort;
 /// Reasoning effort under hostile calls: garbage values, unknown ids, model switches.
 mod reasoning_effort_hostile;
+/// Redaction as the second net: encoded copies of a key a command prints reach neither the
+/// model, the editor nor the database; memory stores keys redacted and asks before an entry
+/// that skips approvals.
+mod redaction;
 /// The OpenAI Responses API mode against the Responses mock: streaming, encrypted reasoning
 /// in the tool loop, parallel calls, retries, errors, cancel.
 mod responses_api;

@@ -3,33 +3,42 @@
 //! files or the environment on its own except [`ChildEnv::from_process`], the fail-closed
 //! default.
 //!
-//! - [`SecretSet`] replaces every occurrence of a known value with `[REDACTED:<NAME>]` in one
-//!   Aho-Corasick pass, on raw text (also the JSON-escaped spelling of values that need it).
+//! - [`SecretSet`] replaces every occurrence of a known value with `[REDACTED:<NAME>]` — the
+//!   value itself and the forms a command can print it in (reversed, rot13, case-folded, hex
+//!   and the dump formats, base64/base64url/base32 in every alignment; `forms.rs`), split by
+//!   any whitespace (`view.rs`), and fragments of at least 12 bytes' worth (a key split across
+//!   two outputs, a line of a dump), in one pass over the text (`matcher.rs`).
 //! - [`ChildEnv`] is the environment commands run with: ours minus credentials (see
 //!   [`names::is_secret_name`]) and minus the provider keys the agent resolved, plus the
 //!   `terminal.env_passthrough` names the user allowed (never a provider key, as in Hermes).
 
+mod encode;
 pub mod env;
+mod forms;
+mod matcher;
 pub mod names;
+mod view;
 
 #[cfg(test)]
 mod tests;
 
 use std::borrow::Cow;
-
-use aho_corasick::{AhoCorasick, MatchKind};
+use std::sync::OnceLock;
 
 pub use env::{ChildEnv, ChildEnvPolicy};
+pub use forms::FRAGMENT_BYTES;
+use matcher::{Matcher, Piece};
 pub use names::{is_placeholder, is_secret_name};
 
 /// The values to redact, each with the name it is reported under.
 #[derive(Debug, Default)]
 pub struct SecretSet {
-    /// One marker per pattern of `matcher`, same order.
+    /// One marker per secret, in the order the matcher numbers them.
     markers: Vec<String>,
-    matcher: Option<AhoCorasick>,
-    /// Distinct secret values (for the length reported by `len`).
-    count: usize,
+    values: Vec<String>,
+    /// Built on first use, not at start: the agent answers `initialize` before any text needs
+    /// redacting, and building the forms' automaton costs more than the rest of start-up.
+    matcher: OnceLock<Option<Matcher>>,
 }
 
 /// Collects `(name, value)` pairs; placeholders and duplicates are dropped.
@@ -64,31 +73,15 @@ impl SecretSetBuilder {
     }
 
     pub fn build(self) -> SecretSet {
-        let count = self.entries.len();
-        let mut patterns = Vec::with_capacity(count);
-        let mut markers = Vec::with_capacity(count);
-        for (name, value) in self.entries {
-            let marker = format!("[REDACTED:{name}]");
-            // The spelling inside JSON text, for callers that only have the encoded form.
-            let escaped = serde_json::to_string(&value).unwrap_or_default();
-            let escaped = escaped.trim_matches('"');
-            if escaped != value {
-                patterns.push(escaped.to_string());
-                markers.push(marker.clone());
-            }
-            patterns.push(value);
-            markers.push(marker);
-        }
-        let matcher = (!patterns.is_empty()).then(|| {
-            AhoCorasick::builder()
-                .match_kind(MatchKind::LeftmostLongest)
-                .build(&patterns)
-                .expect("literal patterns always build")
-        });
+        let (markers, values) = self
+            .entries
+            .into_iter()
+            .map(|(name, value)| (format!("[REDACTED:{name}]"), value))
+            .unzip();
         SecretSet {
             markers,
-            matcher,
-            count,
+            values,
+            matcher: OnceLock::new(),
         }
     }
 }
@@ -100,37 +93,85 @@ impl SecretSet {
 
     /// How many distinct secret values are known.
     pub fn len(&self) -> usize {
-        self.count
+        self.markers.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.count == 0
+        self.markers.is_empty()
     }
 
-    /// `text` with every known value replaced by its marker (borrowed when nothing matched).
+    fn matcher(&self) -> Option<&Matcher> {
+        self.matcher
+            .get_or_init(|| {
+                let forms = (self.values.iter().enumerate())
+                    .flat_map(|(index, value)| forms::forms_of(index, value))
+                    .collect();
+                Matcher::new(forms)
+            })
+            .as_ref()
+    }
+
+    /// `text` with every known value, encoded form and fragment replaced by its marker
+    /// (borrowed when nothing matched). Whitespace inside a masked run goes with it.
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        let Some(matcher) = &self.matcher else {
+        let Some(matcher) = self.matcher() else {
             return Cow::Borrowed(text);
         };
-        let mut matches = matcher.find_iter(text).peekable();
-        if matches.peek().is_none() {
+        let pieces = matcher.find(&view::strip(text.as_bytes()));
+        if pieces.is_empty() {
             return Cow::Borrowed(text);
         }
+        let spans = merge(pieces);
+        let mut ends: Vec<usize> = spans.iter().flat_map(|s| [s.start, s.end - 1]).collect();
+        ends.sort_unstable();
+        let located = view::locate(text.as_bytes(), &ends);
+        let original = |view_index: usize| located[ends.binary_search(&view_index).expect("every end is located")];
         let mut out = String::with_capacity(text.len());
         let mut cursor = 0;
-        for m in matches {
-            out.push_str(&text[cursor..m.start()]);
-            out.push_str(&self.markers[m.pattern().as_usize()]);
-            cursor = m.end();
+        for span in spans {
+            // A piece may end inside a multi-byte character: the whole character goes.
+            let mut start = original(span.start);
+            let mut end = original(span.end - 1) + 1;
+            while !text.is_char_boundary(start) {
+                start -= 1;
+            }
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+            let start = start.max(cursor);
+            out.push_str(&text[cursor..start]);
+            out.push_str(&self.markers[span.secret]);
+            cursor = end.max(cursor);
         }
         out.push_str(&text[cursor..]);
         Cow::Owned(out)
     }
 
-    /// Whether `text` holds any known value.
+    /// Whether `text` holds any known value, encoded form or fragment.
     pub fn contains_secret(&self, text: &str) -> bool {
-        self.matcher.as_ref().is_some_and(|m| m.is_match(text))
+        self.matcher()
+            .is_some_and(|m| !m.find(&view::strip(text.as_bytes())).is_empty())
     }
+}
+
+/// Overlapping pieces as one span each (touching ones stay apart: two values side by side keep
+/// their own markers), named after the longest piece in it; sorted by start.
+fn merge(mut pieces: Vec<Piece>) -> Vec<Piece> {
+    pieces.sort_unstable_by_key(|p| (p.start, std::cmp::Reverse(p.end)));
+    let mut spans: Vec<(Piece, usize)> = Vec::new();
+    for piece in pieces {
+        match spans.last_mut() {
+            Some((span, longest)) if piece.start < span.end => {
+                if piece.end - piece.start > *longest {
+                    *longest = piece.end - piece.start;
+                    span.secret = piece.secret;
+                }
+                span.end = span.end.max(piece.end);
+            }
+            _ => spans.push((piece, piece.end - piece.start)),
+        }
+    }
+    spans.into_iter().map(|(span, _)| span).collect()
 }
 
 /// Marker names are upper-case words: `model.api_key` → `MODEL_API_KEY`.

@@ -6,6 +6,7 @@
 //! backed up and left alone rather than silently rewritten (Hermes issue #26045).
 //! Counting, wording and screening entries live in `format.rs`.
 
+use std::cell::RefCell;
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -115,6 +116,9 @@ pub struct MemoryFile {
     pub path: PathBuf,
     pub target: Target,
     pub limit: usize,
+    /// A dry run ([`MemoryFile::planning`]): operations read the file and keep the entries they
+    /// would write here instead of writing them.
+    plan: Option<RefCell<Option<Vec<String>>>>,
 }
 
 impl MemoryFile {
@@ -123,7 +127,22 @@ impl MemoryFile {
             path: memory_dir(hermes_home).join(target.file_name()),
             target,
             limit: limits.for_target(target),
+            plan: None,
         }
+    }
+
+    /// The same file for a dry run: every operation checks and answers as it would, without
+    /// locking, backing up or writing; [`MemoryFile::planned`] then holds what it would write.
+    pub fn planning(hermes_home: &Path, target: Target, limits: &MemoryLimits) -> MemoryFile {
+        MemoryFile {
+            plan: Some(RefCell::new(None)),
+            ..MemoryFile::new(hermes_home, target, limits)
+        }
+    }
+
+    /// After a dry run: the entries the operation would have written (`None`: no change).
+    pub fn planned(&self) -> Option<Vec<String>> {
+        self.plan.as_ref().and_then(|p| p.borrow().clone())
     }
 
     /// The entries on disk (an unreadable or missing file has none).
@@ -134,12 +153,17 @@ impl MemoryFile {
     }
 
     /// Runs `op` on the freshly read entries while holding the file lock. `op` returns the
-    /// new entries to write (or `None` to write nothing) and the result.
+    /// new entries to write (or `None` to write nothing) and the result. A dry run only reads.
     pub(super) fn locked(
         &self,
         check_drift: bool,
         op: impl FnOnce(Vec<String>) -> (Option<Vec<String>>, Value),
     ) -> Value {
+        if let Some(plan) = &self.plan {
+            let (new_entries, result) = op(self.read());
+            *plan.borrow_mut() = new_entries;
+            return result;
+        }
         let dir = self.path.parent().unwrap_or(Path::new("."));
         if let Err(e) = std::fs::create_dir_all(dir) {
             return failure(format!("Failed to create memory directory {}: {e}", dir.display()));

@@ -3,8 +3,15 @@
 //! of every NEW session as a frozen snapshot ([`prompt_block`]). Mid-session writes land on disk
 //! at once but never change the running session's prompt, so its provider cache stays warm.
 //! Schema, messages and result shapes follow Hermes' `tools/memory_tool.py`.
+//!
+//! Before anything is stored, the known secret values in it (and their encoded forms) are
+//! redacted with the session's `SecretSet`, and an entry that would lower the guard of every
+//! future session (`approvals.rs`: skip approvals, leave the sandbox, download and run a
+//! script) asks the user first (`consent.rs`), in every mode but yolo.
 
+mod approvals;
 mod batch;
+mod consent;
 mod entries;
 mod format;
 // Unix only: the tests check file modes.
@@ -124,13 +131,22 @@ fn text_arg<'a>(args: &'a Value, key: &str) -> Option<&'a str> {
     args.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())
 }
 
+/// The call's target, or the error result.
+fn target(args: &Value) -> Result<Target, Value> {
+    let raw_target = args.get("target").and_then(Value::as_str).unwrap_or("memory");
+    Target::parse(raw_target).ok_or_else(|| failure(format!("Invalid target '{raw_target}'. Use 'memory' or 'user'.")))
+}
+
 /// Runs one call against the files (blocking: file locks and fsync).
 fn run_blocking(home: &Path, limits: &MemoryLimits, args: &Value) -> Value {
-    let raw_target = args.get("target").and_then(Value::as_str).unwrap_or("memory");
-    let Some(target) = Target::parse(raw_target) else {
-        return failure(format!("Invalid target '{raw_target}'. Use 'memory' or 'user'."));
-    };
-    let file = MemoryFile::new(home, target, limits);
+    match target(args) {
+        Ok(target) => dispatch(&MemoryFile::new(home, target, limits), args),
+        Err(error) => error,
+    }
+}
+
+/// Runs one call's operation (or batch) on `file`.
+fn dispatch(file: &MemoryFile, args: &Value) -> Value {
     match args.get("operations") {
         Some(Value::Array(ops)) if !ops.is_empty() => return file.batch(ops),
         Some(Value::Null | Value::Bool(false)) | None => {}
@@ -210,6 +226,10 @@ impl Tool for MemoryTool {
                 ));
             };
             let limits = self.limits;
+            let args = consent::redact_contents(&ctx.services.secrets, args);
+            if let Err(refusal) = consent::ask_if_lowering(ctx, &home, limits, &args).await {
+                return result(refusal);
+            }
             match tokio::task::spawn_blocking(move || run_blocking(&home, &limits, &args)).await {
                 Ok(value) => result(value),
                 Err(e) => result(failure(format!("Memory operation failed: {e}"))),

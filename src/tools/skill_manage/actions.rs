@@ -4,12 +4,14 @@
 //! `tools/skill_manager_tool.py`; supporting-file actions live in `files.rs`.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 
 use super::files;
 use super::paths::{self, SkillsRoot};
 use super::{guard, validate};
+use crate::safety::secrets::SecretSet;
 use crate::tools::FileChange;
 use crate::tools::file_io::{atomic_write, read_disk};
 
@@ -64,15 +66,28 @@ impl From<Value> for Outcome {
     }
 }
 
-/// The skills tree plus whether the guard scans what is written.
+/// The skills tree, whether the guard scans what is written, and the secrets kept out of it.
 pub struct Skills {
     pub root: SkillsRoot,
     pub guard: bool,
+    pub secrets: Arc<SecretSet>,
 }
 
 impl Skills {
-    /// Runs one call: the required-argument checks, then the action.
-    pub fn run(&self, req: Request) -> Outcome {
+    /// `text` with the known secret values and their encoded forms masked.
+    pub fn redact(&self, text: &str) -> String {
+        self.secrets.redact(text).into_owned()
+    }
+
+    /// Runs one call: the required-argument checks, then the action. The texts it will write
+    /// are redacted first, so the checks, the diff and the file all see what is stored.
+    pub fn run(&self, mut req: Request) -> Outcome {
+        for text in [&mut req.content, &mut req.file_content, &mut req.new_string]
+            .into_iter()
+            .flatten()
+        {
+            *text = self.redact(text);
+        }
         let present = |v: &Option<String>| v.as_deref().filter(|s| !s.is_empty()).map(str::to_string);
         let name = req.name.as_str();
         match req.action.as_str() {

@@ -55,7 +55,7 @@ pub fn patch(skills: &Skills, name: &str, old: &str, new: &str, file_path: Optio
         }
         Err(e) => return Outcome::fail(format!("Failed to read {label}: {e}")),
     };
-    let replaced = match fuzzy::find_and_replace(&content, old, new, replace_all) {
+    let mut replaced = match fuzzy::find_and_replace(&content, old, new, replace_all) {
         Ok(replaced) => replaced,
         Err(error) => {
             let hint = if error == fuzzy::NO_MATCH {
@@ -74,6 +74,8 @@ pub fn patch(skills: &Skills, name: &str, old: &str, new: &str, file_path: Optio
             }));
         }
     };
+    // What the file already held is written again: a secret in it does not stay either.
+    replaced.content = skills.redact(&replaced.content);
     if let Some(error) = validate::content_size(&replaced.content, label) {
         return Outcome::fail(error);
     }

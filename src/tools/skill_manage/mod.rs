@@ -4,6 +4,8 @@
 //! scan and result texts (`tools/skill_manager_tool.py`). Split by job: `actions.rs` (dispatch,
 //! create/edit/delete), `files.rs` (patch/write_file/remove_file), `validate.rs` (rules),
 //! `paths.rs` (finding skills, keeping every path inside the tree), `guard/` (the threat scan).
+//! The known secret values (and their encoded forms) are redacted from every text before it is
+//! checked and written, with the session's `SecretSet`, as at every other sink.
 //!
 //! `skills_list`/`skill_view` read the disk on every call, so they see a change at once. The
 //! skills index in a running session's system prompt is left as it is, as in Hermes (which only
@@ -20,6 +22,7 @@ mod tests;
 mod validate;
 
 use std::path::Path;
+use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
@@ -31,6 +34,7 @@ use schema::{description, parameters};
 use super::describe::{self, Presentation, ToolEffect, ToolKind};
 use super::file_io::GuardEnv;
 use super::{Tool, ToolContext, ToolDisplay, ToolOutput};
+use crate::safety::secrets::SecretSet;
 
 /// The `skill_manage` tool.
 #[derive(Debug, Clone)]
@@ -67,11 +71,13 @@ pub fn request(args: &Value) -> Request {
     }
 }
 
-/// Runs one call against `hermes_home` (blocking: call it on the blocking pool).
-pub fn manage(hermes_home: &Path, guard: bool, req: Request) -> Outcome {
+/// Runs one call against `hermes_home` (blocking: call it on the blocking pool), with `secrets`
+/// redacted from what it writes.
+pub fn manage(hermes_home: &Path, guard: bool, secrets: Arc<SecretSet>, req: Request) -> Outcome {
     Skills {
         root: SkillsRoot::new(hermes_home),
         guard,
+        secrets,
     }
     .run(req)
 }
@@ -99,7 +105,8 @@ impl Tool for SkillManageTool {
             };
             let guard = ctx.services.skills.guard_agent_created;
             let req = request(&args);
-            let outcome = match tokio::task::spawn_blocking(move || manage(&home, guard, req)).await {
+            let secrets = ctx.services.secrets.clone();
+            let outcome = match tokio::task::spawn_blocking(move || manage(&home, guard, secrets, req)).await {
                 Ok(outcome) => outcome,
                 Err(e) => Outcome::fail(format!("skill_manage failed: {e}")),
             };

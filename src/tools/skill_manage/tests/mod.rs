@@ -2,7 +2,8 @@
 //! front-matter and size rules, path escapes (`..`, absolute paths, symlinks), `absorbed_into`
 //! and pinning on delete, the guard's refusal with rollback, and that `skills_list`/`skill_view`
 //! see each change at once. Shared helpers here; `rules.rs` (create/edit and validation),
-//! `files.rs` (patch, write_file, remove_file, delete, symlinks), `tool.rs` (guard, the tool).
+//! `files.rs` (patch, write_file, remove_file, delete, symlinks), `tool.rs` (guard, redaction,
+//! the tool).
 
 mod files;
 mod rules;
@@ -18,11 +19,11 @@ use crate::tools::skills::list_skills;
 pub const SKILL: &str = "---\nname: docker-debug\ndescription: Debug containers step by step\n---\n\n# Docker debug\n\n1. Run `docker ps`.\n";
 
 pub fn call(home: &Path, args: Value) -> Outcome {
-    manage(home, false, request(&args))
+    manage(home, false, Default::default(), request(&args))
 }
 
 pub fn guarded(home: &Path, args: Value) -> Outcome {
-    manage(home, true, request(&args))
+    manage(home, true, Default::default(), request(&args))
 }
 
 pub fn error(outcome: &Outcome) -> String {

@@ -1,4 +1,5 @@
-//! The guard inside the actions, and the tool as the registry sees it.
+//! The guard inside the actions, the secrets redacted from what they write, and the tool as the
+//! registry sees it.
 
 use serde_json::json;
 
@@ -96,4 +97,47 @@ async fn the_tool_reports_changes_refuses_read_only_and_titles_its_card() {
             .contains("/skills/; existing skills can be modified wherever they live.")
     );
     assert_eq!(tool.parameters()["required"], json!(["action", "name"]));
+}
+
+#[test]
+fn known_secrets_never_reach_a_skill_file_in_any_spelling() {
+    use base64::Engine;
+    let key = "sk-proj-Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp";
+    let secrets = std::sync::Arc::new(
+        crate::safety::secrets::SecretSet::builder()
+            .secret("OPENAI_API_KEY", key)
+            .build(),
+    );
+    let home = tempfile::tempdir().unwrap();
+    let run = |args: serde_json::Value| manage(home.path(), false, secrets.clone(), request(&args));
+    let with_key = SKILL.replace("1. Run `docker ps`.", &format!("1. export OPENAI_API_KEY={key}"));
+    let out = run(json!({"action": "create", "name": "deploy", "content": with_key}));
+    assert!(out.success(), "{}", out.result);
+    let md = home.path().join("skills/deploy/SKILL.md");
+    let stored = std::fs::read_to_string(&md).unwrap();
+    assert!(
+        stored.contains("export OPENAI_API_KEY=[REDACTED:OPENAI_API_KEY]"),
+        "{stored}"
+    );
+    // The card's diff shows what was stored.
+    assert_eq!(out.changes[0].new_text.as_deref(), Some(stored.as_str()));
+    let encoded = base64::engine::general_purpose::STANDARD.encode(key);
+    let hex: String = key.bytes().map(|b| format!("{b:02x}")).collect();
+    let script = format!("echo {encoded} | base64 -d\nprintf {hex}\n");
+    assert!(
+        run(json!({"action": "write_file", "name": "deploy", "file_path": "scripts/k.sh", "file_content": script}))
+            .success()
+    );
+    let written = std::fs::read_to_string(home.path().join("skills/deploy/scripts/k.sh")).unwrap();
+    // Base64's last character also holds padding bits: only it and the padding are left.
+    assert_eq!(
+        written,
+        "echo [REDACTED:OPENAI_API_KEY]A== | base64 -d\nprintf [REDACTED:OPENAI_API_KEY]\n"
+    );
+    let reversed: String = key.chars().rev().collect();
+    let patch = json!({"action": "patch", "name": "deploy", "old_string": "1. export", "new_string": format!("1. export R={reversed}\n1. export")});
+    let out = run(patch);
+    assert!(out.success(), "{}", out.result);
+    let patched = std::fs::read_to_string(&md).unwrap();
+    assert!(patched.contains("1. export R=[REDACTED:OPENAI_API_KEY]\n"), "{patched}");
 }

@@ -1,5 +1,8 @@
 //! Tests of the `memory` tool: add / replace / remove, batches, budgets, refusals, drift, the
-//! on-disk format and the system-prompt snapshot.
+//! on-disk format and the system-prompt snapshot; `consent.rs`: secrets redacted before they
+//! are stored, entries that lower the guard asked about.
+
+mod consent;
 
 use std::path::Path;
 use std::sync::Arc;

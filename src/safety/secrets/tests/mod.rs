@@ -1,4 +1,11 @@
-//! Tests for the secret set (redaction by value) and the child-environment filter.
+//! Tests for the secret set (redaction by value) and the child-environment filter; the
+//! encoded forms (`encoded.rs`), fragments (`fragments.rs`) and false positives on everyday
+//! output (`ordinary.rs`) have their own files, sharing the tool-output fakes of `dumps.rs`.
+
+mod dumps;
+mod encoded;
+mod fragments;
+mod ordinary;
 
 use std::ffi::OsString;
 
