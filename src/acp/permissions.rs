@@ -213,6 +213,7 @@ impl Approver for AcpApprover {
                     command,
                     reason,
                     unsandboxed,
+                    ..
                 } => self.command(call_id, &command, &reason, unsandboxed, shown).await,
                 ApprovalRequest::Edit {
                     real_path,

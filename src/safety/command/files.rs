@@ -2,10 +2,10 @@
 //! existing targets, `dd of=`, in-place `sed`, `tee`, creations, and permission changes.
 //! Every target it can name is recorded as a write.
 
-use super::classify::{has_long, has_short, names, option_value, positional};
+use super::Risk;
+use super::classify::{has_long, has_short, names, option_arg, option_value, positional};
 use super::walk::Analysis;
 use super::words::Arg;
-use super::{Risk, paths};
 
 pub(super) fn delete(a: &mut Analysis, prog: &str, args: &[Arg]) {
     let with_value: &[&str] = match prog {
@@ -152,10 +152,21 @@ pub(super) fn tee(a: &mut Analysis, args: &[Arg]) {
 pub(super) fn create(a: &mut Analysis, prog: &str, args: &[Arg]) {
     let with_value: &[&str] = match prog {
         "touch" => &["-d", "-r", "-t", "--date", "--reference"],
+        "mktemp" => &["-p", "--tmpdir", "--suffix"],
         _ => &["-m", "--mode", "-Z"],
     };
+    if prog == "mktemp" {
+        // A fresh name that never overwrites; only where it lands matters.
+        if let Some(dir) = option_arg(args, "--tmpdir", Some("-p")) {
+            a.write_dir(&dir, "mktemp -p");
+        }
+        return;
+    }
     for f in positional(args, with_value) {
-        a.write(f, false, prog);
+        match prog {
+            "mkdir" => a.write_dir(f, prog),
+            _ => a.write(f, false, prog),
+        };
     }
 }
 
@@ -181,7 +192,7 @@ pub(super) fn permissions(a: &mut Analysis, prog: &str, args: &[Arg]) {
     }
     for t in &targets {
         a.write(t, false, prog);
-        let outside = t.lit().map(|text| !paths::inside(&a.resolve(text), a.cx.cwd));
+        let outside = t.lit().map(|text| !a.inside(&a.resolve(text)));
         if outside != Some(false) {
             a.flag(
                 Risk::Destructive,

@@ -1,64 +1,65 @@
-//! Commands that run other commands: `sudo`/`doas`, `env`, `command`/`builtin`/`exec`,
-//! `nice`/`nohup`/`timeout`/`time`/`stdbuf`/`setsid`, `xargs`, `find -exec`, shells with
-//! `-c` or reading stdin, `eval`, `source`, `alias`, and inline interpreter code. Each is
-//! peeled off until the real program is reached, which `classify` judges.
+//! Commands that run other commands: privilege wrappers (`sudo`, `doas`, `su`), `env`,
+//! `command`/`builtin`/`exec`, scheduling and resource wrappers (`nice`, `nohup`, `timeout`,
+//! `stdbuf`, `setsid`, `ionice`, `chrt`, `taskset`, `flock`, `setarch`, `prlimit`, `unshare`,
+//! `chroot`), tracers (`strace`, `ltrace`, `valgrind`, `time`), `script`, `xvfb-run`, `watch`,
+//! `xargs`, `parallel`, `find -exec`, `fd -x`, `eval`, `trap`, `alias`, `busybox`. Each reads
+//! its options from a table (`wrapper_tables`); an option it does not list makes the command
+//! unknown. Each is peeled off until the real program is reached, which `classify` judges;
+//! shells, `source` and programs named by path go to `scripts`.
 
+use super::options::{self, Parsed, Table};
 use super::read_only_programs::simple_command_reads;
-use super::runners::{self, Runner};
 use super::walk::{Analysis, Simple, Stdin};
 use super::words::Arg;
-use super::{Risk, classify};
-
-const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "tcsh", "csh"];
-const INTERPRETERS: &[&str] = &[
-    "python",
-    "python2",
-    "python3",
-    "perl",
-    "ruby",
-    "node",
-    "nodejs",
-    "php",
-    "lua",
-    "deno",
-    "bun",
-    "osascript",
-];
+use super::wrapper_tables as t;
+use super::{Risk, classify, env, runners, scripts};
 
 /// Classifies one simple command (after its words were decoded and substitutions walked).
 pub(super) fn run(a: &mut Analysis, s: Simple, depth: usize) {
-    let mut texts = s.assigns.clone();
-    texts.extend(s.words.iter().map(|w| w.text.clone()));
-    if !s.words[0].literal || !simple_command_reads(&texts) {
+    let texts: Vec<String> = s.words.iter().map(|w| w.text.clone()).collect();
+    if !s.words[0].literal || !s.assigns.is_empty() || !simple_command_reads(&texts) {
         a.not_read_only();
+    }
+    for assign in &s.assigns {
+        env::exported(a, assign, depth);
     }
     peel(a, &s.words, s.stdin, depth);
 }
 
-fn opt(arg: &Arg) -> bool {
-    arg.text.starts_with('-') && arg.text.len() > 1
-}
-
-/// Skips leading options; those in `with_value` consume the next word too.
-fn skip_options<'w>(args: &'w [Arg], with_value: &[&str]) -> &'w [Arg] {
-    let mut i = 0;
-    while let Some(a) = args.get(i) {
-        if a.text == "--" {
-            return &args[i + 1..];
+/// Reads `prog`'s options with `table`, or flags the command unknown.
+pub(super) fn opts(a: &mut Analysis, prog: &str, args: &[Arg], table: &Table) -> Option<Parsed> {
+    match options::parse(args, table) {
+        Ok(parsed) => Some(parsed),
+        Err(option) => {
+            a.flag(Risk::Unknown, format!("{prog}: option not understood: {option}"));
+            None
         }
-        if !opt(a) {
-            break;
-        }
-        i += if with_value.contains(&a.text.as_str()) { 2 } else { 1 };
     }
-    args.get(i..).unwrap_or(&[])
 }
 
 fn basename(name: &str) -> &str {
     name.rsplit('/').next().unwrap_or(name)
 }
 
-fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) {
+/// Directories of system programs: `/usr/bin/rm` is `rm`; any other path is a file of its own.
+fn system_program(name: &str) -> bool {
+    ["/bin/", "/usr/bin/", "/sbin/", "/usr/sbin/", "/usr/local/bin/"]
+        .iter()
+        .any(|d| {
+            name.strip_prefix(d)
+                .is_some_and(|rest| !rest.is_empty() && !rest.contains('/'))
+        })
+}
+
+/// An argument only known when the command runs.
+pub(super) fn placeholder(text: &str) -> Arg {
+    Arg {
+        text: text.to_owned(),
+        ..Arg::default()
+    }
+}
+
+pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) {
     let mut words = words;
     loop {
         let Some((first, args)) = words.split_first() else {
@@ -72,61 +73,186 @@ fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) {
             a.flag(Risk::Unknown, format!("command word is a glob: {name}"));
             return;
         }
+        if name.contains('/') && !system_program(name) {
+            a.program_seen(name);
+            return scripts::by_path(a, words, stdin, depth);
+        }
         let prog = basename(name);
         a.program_seen(prog);
-        words = match prog {
-            "sudo" | "doas" => {
-                let rest = skip_options(args, &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"]);
-                let shell = ["-s", "-i", "--shell", "--login", "-e", "--edit"];
-                if rest.is_empty() && args.iter().any(|w| shell.contains(&w.text.as_str())) {
-                    a.flag(Risk::Unknown, format!("opens a root shell or editor ({prog})"));
-                }
-                rest
+        let rest: &[Arg] = match prog {
+            "sudo" | "doas" => match privileged(a, prog, args) {
+                Some(rest) => rest,
+                None => return,
+            },
+            "sudoedit" => return a.flag(Risk::Unknown, "edits files as another user (sudoedit)"),
+            "su" | "runuser" => {
+                a.flag(Risk::Unknown, format!("runs as another user ({prog})"));
+                a.carrier();
+                return runners::su(a, args, depth);
             }
-            "su" => return runners::su(a, args, depth),
-            "fd" | "fdfind" => return fd(a, args, stdin, depth),
-            "parallel" => {
-                let rest = skip_options(args, &["-j", "-n", "-N", "-S", "--jobs", "-a", "--arg-file"]);
-                let end = rest
-                    .iter()
-                    .position(|w| w.text.starts_with(":::"))
-                    .unwrap_or(rest.len());
-                let mut cmd = rest[..end].to_vec();
-                cmd.push(placeholder("<arguments from parallel>"));
-                return peel(a, &cmd, Stdin::Inherited, depth + 1);
-            }
-            "command" | "builtin" => {
-                if args.first().is_some_and(|x| matches!(x.text.as_str(), "-v" | "-V")) {
-                    return; // a lookup, runs nothing
-                }
-                skip_options(args, &[])
-            }
-            "exec" => skip_options(args, &["-a"]),
-            "nohup" | "setsid" | "time" => skip_options(args, &["-o", "-f"]),
-            "nice" => skip_options(args, &["-n"]),
-            "stdbuf" => skip_options(args, &["-i", "-o", "-e"]),
-            "timeout" => {
-                let rest = skip_options(args, &["-s", "-k", "--signal", "--kill-after"]);
-                rest.get(1..).unwrap_or(&[])
+            "pkexec" | "run0" => {
+                a.flag(Risk::Unknown, format!("runs as another user ({prog})"));
+                return;
             }
             "env" => match env_command(a, args, depth) {
                 Some(rest) => rest,
                 None => return,
             },
+            "nice" => {
+                // `nice -10 cmd`: an adjustment spelled like an option.
+                let numeric = args
+                    .first()
+                    .is_some_and(|w| w.text.len() > 1 && w.text[1..].chars().all(|c| c.is_ascii_digit()));
+                let args = if numeric { &args[1..] } else { args };
+                match after(a, prog, args, &t::NICE, 0) {
+                    Some(rest) => rest,
+                    None => return,
+                }
+            }
+            "nohup" => match after(a, prog, args, &t::NOHUP, 0) {
+                Some(rest) => rest,
+                None => return,
+            },
+            "setsid" => match after(a, prog, args, &t::SETSID, 0) {
+                Some(rest) => rest,
+                None => return,
+            },
+            "stdbuf" => match after(a, prog, args, &t::STDBUF, 0) {
+                Some(rest) => rest,
+                None => return,
+            },
+            "exec" => match after(a, prog, args, &t::EXEC, 0) {
+                Some(rest) => rest,
+                None => return,
+            },
+            "fakeroot" => match after(a, prog, args, &t::FAKEROOT, 0) {
+                Some(rest) => rest,
+                None => return,
+            },
+            "unbuffer" => match after(a, prog, args, &t::UNBUFFER, 0) {
+                Some(rest) => rest,
+                None => return,
+            },
+            "catchsegv" => args,
+            "timeout" => match after(a, prog, args, &t::TIMEOUT, 1) {
+                Some(rest) => rest,
+                None => return,
+            },
+            "command" | "builtin" => {
+                let Some(p) = opts(a, prog, args, &t::COMMAND) else {
+                    return;
+                };
+                if p.has("-v") || p.has("-V") {
+                    return; // a lookup, runs nothing
+                }
+                &args[p.rest..]
+            }
+            "time" => {
+                let Some(p) = opts(a, prog, args, &t::TIME) else { return };
+                if let Some(out) = p.value("-o").or(p.value("--output")) {
+                    let append = p.has("-a") || p.has("--append");
+                    a.write(out, !append, "time -o");
+                }
+                &args[p.rest..]
+            }
+            "ionice" | "chrt" | "taskset" => match scheduler(a, prog, args) {
+                Some(rest) => rest,
+                None => return,
+            },
+            "flock" => return flock(a, args, stdin, depth),
+            "setarch" | "linux32" | "linux64" | "i386" | "x86_64" | "uname26" => match setarch(a, prog, args) {
+                Some(rest) => rest,
+                None => return,
+            },
+            "prlimit" => {
+                let Some(p) = opts(a, prog, args, &t::PRLIMIT) else {
+                    return;
+                };
+                if p.has("-p") || p.has("--pid") {
+                    return a.unvetted("changes the limits of another process (prlimit --pid)", false);
+                }
+                &args[p.rest..]
+            }
+            "unshare" => {
+                let Some(p) = opts(a, prog, args, &t::UNSHARE) else {
+                    return;
+                };
+                if ["-R", "--root", "-w", "--wd"].iter().any(|o| p.has(o)) {
+                    a.flag(Risk::Unknown, "runs in another directory or root (unshare --root/--wd)");
+                }
+                if p.rest >= args.len() {
+                    return a.flag(Risk::Unknown, "starts a shell (unshare without a program)");
+                }
+                &args[p.rest..]
+            }
+            "chroot" => {
+                let Some(p) = opts(a, prog, args, &t::CHROOT) else {
+                    return;
+                };
+                a.flag(Risk::Unknown, "runs inside another root directory (chroot)");
+                match args.get(p.rest + 1..) {
+                    Some(rest) if !rest.is_empty() => rest,
+                    _ => return,
+                }
+            }
+            "nsenter" => {
+                return a.flag(Risk::Unknown, "enters the namespaces of another process (nsenter)");
+            }
+            "systemd-run" => {
+                return a.flag(
+                    Risk::Unknown,
+                    "starts the command through systemd, outside the sandbox (systemd-run)",
+                );
+            }
+            "script" => return script(a, args, depth),
+            "xvfb-run" => {
+                let Some(p) = opts(a, prog, args, &t::XVFB_RUN) else {
+                    return;
+                };
+                for file in p.values("-e").chain(p.values("--error-file")) {
+                    a.write(file, false, "xvfb-run -e");
+                }
+                &args[p.rest..]
+            }
+            "strace" | "ltrace" => match tracer(a, prog, args, depth) {
+                Some(rest) => rest,
+                None => return,
+            },
+            "valgrind" => {
+                let Some(p) = opts(a, prog, args, &t::VALGRIND) else {
+                    return;
+                };
+                for o in &p.options {
+                    if o.name.ends_with("-file")
+                        && let Some(file) = &o.value
+                    {
+                        a.write(file, true, "valgrind --log-file");
+                    }
+                }
+                &args[p.rest..]
+            }
+            "watch" => return watch(a, args, depth),
             "xargs" => return xargs(a, args, depth),
-            "find" => return find(a, args, stdin, depth),
-            "eval" => return eval(a, args, depth),
+            "parallel" => return parallel(a, args, depth),
+            "fd" | "fdfind" => return fd(a, words, stdin, depth),
+            "find" => return super::runners::find(a, words, stdin, depth),
+            "eval" => {
+                a.carrier();
+                return eval(a, args, depth);
+            }
+            "trap" => return trap(a, args, depth),
+            "busybox" => match args.first() {
+                Some(w) if !w.text.starts_with('-') => args,
+                _ => return,
+            },
             "cd" | "pushd" => {
                 let dir = args.iter().find(|w| !w.text.starts_with('-') || w.text == "-");
+                a.program_words(words, 1);
                 return a.change_dir(dir);
             }
-            "source" | "." => {
-                if !args.first().is_some_and(|f| f.literal) {
-                    a.flag(Risk::Unknown, "sources a file that is not literal");
-                }
-                return;
-            }
+            "source" | "." => return scripts::source(a, words, depth),
             "alias" => {
+                a.carrier();
                 for def in args {
                     match def.lit().and_then(|d| d.split_once('=')) {
                         Some((_, body)) => a.script(body, depth + 1),
@@ -136,58 +262,73 @@ fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) {
                 }
                 return;
             }
-            p if SHELLS.contains(&p) => return shell(a, args, stdin, depth),
-            p if runners::runner(p).is_some() => match runners::runner(p) {
-                Some(Runner::Skip(n, with_value)) => runners::command_of(args, n, with_value),
-                Some(Runner::Joined(with_value)) => {
-                    let rest = runners::command_of(args, 0, with_value);
-                    return eval(a, rest, depth);
-                }
-                None => return,
-            },
-            p if INTERPRETERS.iter().any(|i| p == *i || versioned(p, i)) => {
-                return interpreter(a, prog, args, stdin, depth);
-            }
-            _ => return classify::simple(a, prog, args, stdin, depth),
+            p if scripts::is_shell(p) => return scripts::shell(a, words, stdin, depth),
+            p if scripts::is_interpreter(p) => return scripts::interpreter(a, words, stdin, depth),
+            _ => return classify::simple(a, prog, words, stdin, depth),
         };
+        words = rest;
     }
 }
 
-/// `python3.12`, `perl5.36`.
-fn versioned(prog: &str, base: &str) -> bool {
-    prog.strip_prefix(base)
-        .is_some_and(|v| !v.is_empty() && v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+/// The words after `table`'s options and `skip` operands (`timeout DURATION`); `None` (and
+/// the command is judged) when the options do not parse, or nothing would run.
+fn after<'w>(a: &mut Analysis, prog: &str, args: &'w [Arg], table: &Table, skip: usize) -> Option<&'w [Arg]> {
+    let p = opts(a, prog, args, table)?;
+    args.get(p.rest + skip..).filter(|rest| !rest.is_empty())
+}
+
+/// `sudo`/`doas`: another user, so never harmless; a shell or editor without a command is
+/// unknown; `-l`/`-v` run nothing.
+fn privileged<'w>(a: &mut Analysis, prog: &str, args: &'w [Arg]) -> Option<&'w [Arg]> {
+    let table = if prog == "sudo" { &t::SUDO } else { &t::DOAS };
+    let p = opts(a, prog, args, table)?;
+    if p.has("-e") || p.has("--edit") {
+        a.flag(Risk::Unknown, format!("edits files as another user ({prog} -e)"));
+        return None;
+    }
+    let rest = &args[p.rest..];
+    if rest.is_empty() {
+        if ["-s", "-i", "--shell", "--login"].iter().any(|o| p.has(o)) {
+            a.flag(Risk::Unknown, format!("opens a root shell or editor ({prog})"));
+        }
+        return None;
+    }
+    a.flag(Risk::Unknown, format!("runs as another user ({prog})"));
+    Some(rest)
 }
 
 /// `env [-i] [-u NAME] [-C DIR] [-S TEXT] [NAME=value…] [command…]`; `None` once handled.
 fn env_command<'w>(a: &mut Analysis, args: &'w [Arg], depth: usize) -> Option<&'w [Arg]> {
-    let mut i = 0;
-    while let Some(w) = args.get(i) {
-        let t = w.text.as_str();
-        if t == "--" {
-            i += 1;
-            break;
-        }
-        if t == "-S" || t.starts_with("--split-string") {
-            let text = if t == "-S" { args.get(i + 1) } else { Some(w) };
-            match text.and_then(Arg::lit) {
-                Some(s) => a.script(s.trim_start_matches("--split-string="), depth + 1),
-                None => a.flag(Risk::Unknown, "env -S text is not literal"),
+    // `env -` is `env -i`.
+    let args = match args.first() {
+        Some(w) if w.text == "-" => &args[1..],
+        _ => args,
+    };
+    let p = opts(a, "env", args, &t::ENV)?;
+    if let Some(text) = p.value("-S").or(p.value("--split-string")) {
+        a.carrier();
+        match text.lit() {
+            Some(s) => {
+                let mut line = s.to_owned();
+                for w in &args[p.rest..] {
+                    line.push(' ');
+                    line.push_str(&w.text);
+                }
+                a.script(&line, depth + 1)
             }
-            return None;
+            None => a.flag(Risk::Unknown, "env -S text is not literal"),
         }
-        if matches!(t, "-u" | "-C" | "--unset" | "--chdir") {
-            i += 2;
-        } else if opt(w) {
-            i += 1;
-        } else {
-            break;
-        }
+        return None;
     }
-    while args.get(i).is_some_and(|w| is_assignment(&w.text)) {
+    if p.value("-C").or(p.value("--chdir")).is_some() {
+        a.flag(Risk::Unknown, "runs in another directory (env -C)");
+    }
+    let mut i = p.rest;
+    while let Some(w) = args.get(i).filter(|w| env::split(w).is_some()) {
+        env::exported(a, w, depth);
         i += 1;
     }
-    let rest = args.get(i..).unwrap_or(&[]);
+    let rest = &args[i..];
     if rest.is_empty() {
         a.flag(Risk::Destructive, super::secrets::PRINTS_ENV);
         return None;
@@ -195,92 +336,190 @@ fn env_command<'w>(a: &mut Analysis, args: &'w [Arg], depth: usize) -> Option<&'
     Some(rest)
 }
 
-pub(super) fn is_assignment(word: &str) -> bool {
-    word.split_once('=').is_some_and(|(name, _)| {
-        !name.is_empty()
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && !name.starts_with(|c: char| c.is_ascii_digit())
-    })
+/// `ionice`/`chrt`/`taskset`: a command after the options (and, for `chrt`/`taskset`, the
+/// priority or mask), or other processes' settings (`-p`).
+fn scheduler<'w>(a: &mut Analysis, prog: &str, args: &'w [Arg]) -> Option<&'w [Arg]> {
+    let (table, skip) = match prog {
+        "ionice" => (&t::IONICE, 0),
+        "chrt" => (&t::CHRT, 1),
+        _ => (&t::TASKSET, 1),
+    };
+    let p = opts(a, prog, args, table)?;
+    let others = ["-p", "--pid", "-P", "--pgid", "-u", "--uid", "-m", "--max"];
+    if others.iter().any(|o| p.has(o)) {
+        a.unvetted(&format!("changes the scheduling of other processes ({prog} -p)"), false);
+        return None;
+    }
+    args.get(p.rest + skip..).filter(|rest| !rest.is_empty())
+}
+
+/// `flock [options] FILE COMMAND…`, `flock [options] FILE -c TEXT`, or `flock FD`.
+fn flock(a: &mut Analysis, args: &[Arg], stdin: Stdin, depth: usize) {
+    let Some(p) = opts(a, "flock", args, &t::FLOCK) else {
+        return;
+    };
+    let rest = &args[p.rest..];
+    let text = p.value("-c").or(p.value("--command")).cloned().or_else(|| {
+        rest.get(1)
+            .filter(|w| w.text == "-c" || w.text == "--command")
+            .and_then(|_| rest.get(2).cloned())
+    });
+    if let Some(text) = text {
+        a.carrier();
+        match text.lit() {
+            Some(s) => a.script(s, depth + 1),
+            None => a.flag(Risk::Unknown, "flock -c text is not literal"),
+        }
+        return;
+    }
+    if rest.len() > 1 {
+        peel(a, &rest[1..], stdin, depth);
+    }
+}
+
+/// `setarch ARCH [options] [program…]` (or `linux32 …`): no program runs a shell.
+fn setarch<'w>(a: &mut Analysis, prog: &str, args: &'w [Arg]) -> Option<&'w [Arg]> {
+    let args = match args.first() {
+        Some(arch) if prog == "setarch" && !arch.text.starts_with('-') => &args[1..],
+        _ => args,
+    };
+    let p = opts(a, prog, args, &t::SETARCH)?;
+    if p.has("--list") || p.has("--show") {
+        return None;
+    }
+    let rest = &args[p.rest..];
+    if rest.is_empty() {
+        a.flag(Risk::Unknown, format!("starts a shell ({prog} without a program)"));
+        return None;
+    }
+    Some(rest)
+}
+
+/// `script [options] [file]`: `-c TEXT` is a command line; the file and logs are writes;
+/// without `-c` it starts an interactive shell. Options may follow the file.
+fn script(a: &mut Analysis, args: &[Arg], depth: usize) {
+    let mut i = 0;
+    let mut parsed = Vec::new();
+    let mut files = Vec::new();
+    while i < args.len() {
+        let Some(p) = opts(a, "script", &args[i..], &t::SCRIPT) else {
+            return;
+        };
+        i += p.rest;
+        parsed.extend(p.options);
+        if let Some(file) = args.get(i) {
+            files.push(file);
+            i += 1;
+        }
+    }
+    let append = parsed.iter().any(|o| o.name == "-a" || o.name == "--append");
+    for file in &files {
+        a.write(file, !append, "script");
+    }
+    for o in &parsed {
+        let log = o.name.starts_with("--log") || matches!(o.name.as_str(), "-B" | "-I" | "-O" | "-T");
+        if log && let Some(file) = &o.value {
+            a.write(file, true, "script log");
+        }
+    }
+    match parsed.iter().find(|o| o.name == "-c" || o.name == "--command") {
+        Some(o) => {
+            a.carrier();
+            match o.value.as_ref().and_then(Arg::lit) {
+                Some(text) => a.script(text, depth + 1),
+                None => a.flag(Risk::Unknown, "script -c text is not literal"),
+            }
+        }
+        None => a.flag(Risk::Unknown, "starts an interactive shell (script without -c)"),
+    }
+}
+
+/// `strace`/`ltrace`: `-o` writes, `-p` attaches to another process, `-u` runs as another
+/// user, `-E NAME=value` sets the environment.
+fn tracer<'w>(a: &mut Analysis, prog: &str, args: &'w [Arg], depth: usize) -> Option<&'w [Arg]> {
+    let table = if prog == "strace" { &t::STRACE } else { &t::LTRACE };
+    let p = opts(a, prog, args, table)?;
+    for out in p.values("-o").chain(p.values("--output")) {
+        a.write(out, true, &format!("{prog} -o"));
+    }
+    if ["-p", "--attach"].iter().any(|o| p.has(o)) {
+        a.flag(Risk::Unknown, format!("attaches to another process ({prog} -p)"));
+    }
+    if ["-u", "--user"].iter().any(|o| p.has(o)) {
+        a.flag(Risk::Unknown, format!("runs as another user ({prog} -u)"));
+    }
+    for assign in p.values("-E").chain(p.values("--env")) {
+        if env::split(assign).is_some() {
+            env::exported(a, assign, depth);
+        }
+    }
+    args.get(p.rest..).filter(|rest| !rest.is_empty())
+}
+
+/// `watch [options] TEXT…` runs its words joined by a shell; `-x` runs them as a command.
+fn watch(a: &mut Analysis, args: &[Arg], depth: usize) {
+    let Some(p) = opts(a, "watch", args, &t::WATCH) else {
+        return;
+    };
+    let rest = &args[p.rest..];
+    if p.has("-x") || p.has("--exec") {
+        return peel(a, rest, Stdin::Inherited, depth + 1);
+    }
+    a.carrier();
+    eval(a, rest, depth);
 }
 
 /// `xargs [options] command…`: the command gets extra arguments from stdin we cannot see.
 fn xargs(a: &mut Analysis, args: &[Arg], depth: usize) {
-    let with_value = [
-        "-a",
-        "-I",
-        "-L",
-        "-n",
-        "-P",
-        "-d",
-        "-E",
-        "-s",
-        "--arg-file",
-        "--delimiter",
-    ];
-    let rest = skip_options(args, &with_value);
+    let Some(p) = opts(a, "xargs", args, &t::XARGS) else {
+        return;
+    };
+    for file in p.values("-a").chain(p.values("--arg-file")) {
+        super::secrets::check_read(a, file, "xargs -a");
+    }
+    let rest = &args[p.rest..];
     if rest.is_empty() {
         return; // echoes its input
     }
-    let mut words = rest.to_vec();
-    words.push(placeholder("<arguments from stdin>"));
-    peel(a, &words, Stdin::Inherited, depth + 1);
+    inner(a, rest, "<arguments from stdin>", Stdin::Inherited, depth);
 }
 
-/// An argument only known when the command runs.
-fn placeholder(text: &str) -> Arg {
-    Arg {
-        text: text.to_owned(),
-        ..Arg::default()
+/// Runs `words` plus an argument only known at run time, as a command of its own.
+pub(super) fn inner(a: &mut Analysis, words: &[Arg], extra: &str, stdin: Stdin, depth: usize) {
+    let mut cmd = words.to_vec();
+    cmd.push(placeholder(extra));
+    a.open_frame();
+    peel(a, &cmd, stdin, depth + 1);
+    a.close_frame();
+}
+
+/// `parallel [options] command ::: arguments`.
+fn parallel(a: &mut Analysis, args: &[Arg], depth: usize) {
+    let Some(p) = opts(a, "parallel", args, &t::PARALLEL) else {
+        return;
+    };
+    let rest = &args[p.rest..];
+    let end = rest
+        .iter()
+        .position(|w| w.text.starts_with(":::"))
+        .unwrap_or(rest.len());
+    if end == 0 {
+        return a.flag(Risk::Unknown, "parallel reads its commands from stdin");
     }
+    inner(a, &rest[..end], "<arguments from parallel>", Stdin::Inherited, depth);
 }
 
 /// `fd … -x cmd` / `-X cmd`: the rest is a command run on every match.
-fn fd(a: &mut Analysis, args: &[Arg], stdin: Stdin, depth: usize) {
+fn fd(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) {
+    let args = &words[1..];
     let exec = ["-x", "--exec", "-X", "--exec-batch"];
-    if let Some(i) = args.iter().position(|w| exec.contains(&w.text.as_str())) {
-        let mut cmd = args[i + 1..].to_vec();
-        cmd.push(placeholder("<matched path>"));
-        peel(a, &cmd, stdin, depth + 1);
+    match args.iter().position(|w| exec.contains(&w.text.as_str())) {
+        Some(i) => inner(a, &args[i + 1..], "<matched path>", stdin, depth),
+        None => classify::simple(a, "fd", words, stdin, depth),
     }
 }
 
-/// `find … -exec cmd {} \;` (and `-execdir`/`-ok`/`-okdir`, `+`), `-delete`, `-fprint`.
-fn find(a: &mut Analysis, args: &[Arg], stdin: Stdin, depth: usize) {
-    let mut i = 0;
-    while let Some(w) = args.get(i) {
-        i += 1;
-        match w.text.as_str() {
-            "-exec" | "-execdir" | "-ok" | "-okdir" => {
-                let mut cmd = Vec::new();
-                while let Some(x) = args.get(i) {
-                    i += 1;
-                    if x.literal && (x.text == ";" || x.text == "+") {
-                        break;
-                    }
-                    cmd.push(if x.literal && x.text.contains("{}") {
-                        Arg {
-                            text: x.text.clone(),
-                            ..Arg::default()
-                        }
-                    } else {
-                        x.clone()
-                    });
-                }
-                peel(a, &cmd, stdin, depth + 1);
-            }
-            "-delete" => a.flag(Risk::Destructive, "deletes files (find -delete)"),
-            "-fprint" | "-fprint0" | "-fprintf" | "-fls" => {
-                if let Some(target) = args.get(i) {
-                    a.write(target, true, "find -fprint");
-                }
-            }
-            _ => {}
-        }
-    }
-    super::secrets::check_args(a, "find", args);
-}
-
-fn eval(a: &mut Analysis, args: &[Arg], depth: usize) {
+pub(super) fn eval(a: &mut Analysis, args: &[Arg], depth: usize) {
     if args.iter().all(|w| w.literal) {
         let text: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
         a.script(&text.join(" "), depth + 1);
@@ -289,72 +528,15 @@ fn eval(a: &mut Analysis, args: &[Arg], depth: usize) {
     }
 }
 
-/// `sh -c TEXT`, `bash -lc TEXT`, `sh script.sh`, or a shell reading its script from stdin.
-fn shell(a: &mut Analysis, args: &[Arg], stdin: Stdin, depth: usize) {
-    let mut i = 0;
-    let mut inline = false;
-    let mut from_stdin = false;
-    while let Some(w) = args.get(i) {
-        let t = w.text.as_str();
-        if t == "--" || t == "-" {
-            i += 1;
-            break;
-        }
-        if !(t.starts_with('-') || t.starts_with('+')) || t.len() < 2 {
-            break;
-        }
-        if matches!(t, "-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file") {
-            i += 1;
-        } else if !t.starts_with("--") {
-            inline |= t.contains('c');
-            from_stdin |= t.contains('s');
-        }
-        i += 1;
-    }
-    let script = args.get(i);
-    if inline {
-        match script.map(|s| s.lit()) {
-            Some(Some(text)) => a.script(text, depth + 1),
-            Some(None) => a.flag(Risk::Unknown, "a shell runs text that is not literal (sh -c)"),
-            None => a.flag(Risk::Unknown, "sh -c without a command"),
-        }
-    } else if script.is_none() || from_stdin {
-        let how = match stdin {
-            Stdin::Pipe => "a pipe",
-            Stdin::File => "a file",
-            Stdin::Here => "a here-document",
-            Stdin::Inherited => "stdin",
-        };
-        a.flag(Risk::Unknown, format!("a shell reads its script from {how}"));
-    } else if !script.is_some_and(|s| s.literal) {
-        a.flag(Risk::Unknown, "a shell runs a script whose name is not literal");
-    }
-}
-
-/// `python -c CODE`, `perl -e CODE`, `node -e`, code from stdin; `perl -i` edits in place;
-/// `python -m pip uninstall`.
-fn interpreter(a: &mut Analysis, prog: &str, args: &[Arg], stdin: Stdin, depth: usize) {
-    let texts: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
-    if prog.starts_with("perl")
-        && texts
-            .iter()
-            .any(|t| t.starts_with('-') && !t.starts_with("--") && t.contains('i'))
-    {
-        a.flag(Risk::Destructive, "edits files in place (perl -i)");
-    }
-    if let Some(m) = texts.iter().position(|t| *t == "-m")
-        && let Some(module) = args.get(m + 1)
-    {
-        return classify::simple(a, &module.text, &args[m + 2..], stdin, depth);
-    }
-    let inline = texts.iter().any(|t| {
-        matches!(*t, "-c" | "-e" | "-E" | "--eval" | "-p" | "--print" | "-r")
-            || (t.starts_with('-') && !t.starts_with("--") && (t.ends_with('e') || t.ends_with('c')))
-    });
-    let has_script = texts.iter().any(|t| !t.starts_with('-'));
-    if inline {
-        a.flag(Risk::Unknown, format!("runs inline {prog} code"));
-    } else if !has_script && stdin != Stdin::Inherited || texts.contains(&"-") {
-        a.flag(Risk::Unknown, format!("{prog} reads its program from stdin"));
+/// `trap TEXT SIGNAL…`: the text runs later in this shell.
+fn trap(a: &mut Analysis, args: &[Arg], depth: usize) {
+    a.carrier();
+    match args.first() {
+        None => {}
+        Some(w) if w.literal && (w.text.starts_with('-') || w.text.is_empty()) => {}
+        Some(w) => match w.lit() {
+            Some(text) => a.script(text, depth + 1),
+            None => a.flag(Risk::Unknown, "trap text is not literal"),
+        },
     }
 }

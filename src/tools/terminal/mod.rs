@@ -19,8 +19,9 @@ use serde_json::{Value, json};
 
 use super::describe::{self, Presentation, ToolEffect, ToolKind};
 use super::{Tool, ToolContext, ToolDisplay, ToolOutput, args, permission};
-use crate::safety::policy::CommandEffect;
+use crate::safety::policy::{CommandEffect, Containment};
 use foreground::Foreground;
+use permission::Approval;
 
 /// Foreground timeout when the call gives none (Hermes `TERMINAL_TIMEOUT`).
 pub const DEFAULT_TIMEOUT_SECS: u64 = 180;
@@ -112,9 +113,12 @@ async fn run(ctx: &ToolContext, call: Value) -> ToolOutput {
         Ok(cwd) => cwd,
         Err(error) => return error_result(&command, error, "error"),
     };
-    match approve(ctx, &command, &cwd, background, unsandboxed).await {
-        Ok(Some(note)) => notes.push(("approval", note)),
-        Ok(None) => {}
+    // Asks for the network for this command (the sandbox has none by default).
+    let network = args::boolean(&call, "network", false);
+    match approve(ctx, &command, &cwd, background, unsandboxed, network).await {
+        // The grants (`approval.network`, `approval.sensitive_writes`) are for the sandbox;
+        // the lead passes them on at merge.
+        Ok(approval) => notes.extend(approval.note.map(|note| ("approval", note))),
         Err(blocked) => return blocked,
     }
     if pty {
@@ -254,31 +258,46 @@ async fn working_dir(ctx: &ToolContext, workdir: Option<&str>) -> Result<PathBuf
     Err(format!("Working directory does not exist: {}", root.display()))
 }
 
-/// Runs the permission gate. `Ok(Some(note))` when the user approved this call, `Ok(None)`
-/// when no approval was needed, `Err(result)` when the command must not run.
+/// Runs the permission gate. `Ok(approval)` when the command may run (its note is set when
+/// the user approved this call; its grants say what the sandbox must allow), `Err(result)`
+/// when the command must not run.
 async fn approve(
     ctx: &ToolContext,
     command: &str,
     cwd: &Path,
     background: bool,
     unsandboxed: bool,
-) -> Result<Option<String>, ToolOutput> {
+    network: bool,
+) -> Result<Approval, ToolOutput> {
     let assessment = permission::assess_command(ctx, command, cwd);
     tracing::debug!(risk = ?assessment.risk, programs = ?assessment.programs, "command analysed");
     let (read_only, write_targets) = (assessment.read_only, assessment.write_targets.clone());
     let (project, temp) = permission::project_roots(ctx);
     // The editor's terminal runs foreground commands outside anything we could confine; there,
-    // and where Landlock is missing or turned off, the analysis alone decides.
+    // and where Landlock is missing or turned off, nothing contains the command. The lead
+    // replaces this with the sandbox's real containment level at merge.
     let in_editor = ctx.session.terminals.runs_in_editor() && !background;
     let sandboxed = !in_editor && super::shell::sandbox::sandbox_active(&ctx.services);
+    let root = ctx.session.workspace.root();
     let effect = CommandEffect {
         command: command.to_string(),
         assessment,
-        sandboxed,
+        containment: if sandboxed {
+            Containment::Full
+        } else {
+            Containment::None
+        },
         // Asking to leave a sandbox that is not there changes nothing.
         unsandboxed: unsandboxed && sandboxed,
+        network_requested: network,
+        network_open: false,
         background,
-        project,
+        // The turn's checkpoint snapshots the session folder before the command runs (below);
+        // the checkpoint API does not report yet whether it covers everything the command may
+        // change there (nested repositories, ignored files, modes): the lead wires that at
+        // merge. Until then: undoable when the command runs inside the session folder.
+        undoable: cwd.starts_with(&root) || cwd.starts_with(&project),
+        roots: vec![project],
         temp,
     };
     let approved = permission::gate_command(ctx, effect)
@@ -286,7 +305,6 @@ async fn approve(
         .map_err(|blocked| error_result(command, blocked.0, "blocked"))?;
     // Snapshot for `/undo` before anything runs, unless the analysis proved the command only
     // reads or it can touch nothing inside the session folder.
-    let root = ctx.session.workspace.root();
     if !read_only && (cwd.starts_with(&root) || write_targets.iter().any(|t| t.starts_with(&root))) {
         ctx.session.checkpoints.before_change().await;
     }

@@ -1,0 +1,492 @@
+//! Project and package tools: build tools, test runners, compilers, package managers and
+//! container or cluster clients. None of them is harmless (they run the project's code or
+//! change its dependencies); each says which subcommands need the network, which remove
+//! packages or resources, which run code named by an option, and how many words the rule
+//! pattern takes (`cargo test`, `npm run build`, `uv run pytest`). `make` and the JavaScript
+//! package managers' scripts are analysed by content (`makefile`, `package_json`).
+
+use super::classify::{has_long, has_short};
+use super::walk::{Analysis, Stdin};
+use super::words::Arg;
+use super::{Risk, make, package_json, tools, wrappers};
+
+/// (tool, subcommands needing the network; `*` = every subcommand).
+const NETWORK: &[(&str, &[&str])] = &[
+    (
+        "cargo",
+        &[
+            "install",
+            "fetch",
+            "update",
+            "publish",
+            "search",
+            "add",
+            "login",
+            "owner",
+            "yank",
+            "generate-lockfile",
+            "vendor",
+            "info",
+        ],
+    ),
+    (
+        "npm",
+        &[
+            "install",
+            "i",
+            "in",
+            "ins",
+            "inst",
+            "insta",
+            "instal",
+            "isnt",
+            "isnta",
+            "isntal",
+            "add",
+            "ci",
+            "clean-install",
+            "ic",
+            "install-clean",
+            "install-test",
+            "it",
+            "install-ci-test",
+            "cit",
+            "update",
+            "up",
+            "upgrade",
+            "outdated",
+            "audit",
+            "publish",
+            "view",
+            "info",
+            "show",
+            "v",
+            "search",
+            "s",
+            "exec",
+            "x",
+            "create",
+            "login",
+            "adduser",
+            "whoami",
+            "ping",
+            "dist-tag",
+            "deprecate",
+            "unpublish",
+            "owner",
+            "access",
+            "token",
+            "doctor",
+        ],
+    ),
+    (
+        "yarn",
+        &[
+            "", "install", "add", "upgrade", "up", "dlx", "create", "info", "npm", "outdated", "audit", "publish",
+        ],
+    ),
+    (
+        "pnpm",
+        &[
+            "", "install", "i", "add", "update", "up", "dlx", "create", "fetch", "outdated", "audit", "publish",
+        ],
+    ),
+    ("bun", &["install", "i", "add", "a", "update", "x", "create", "upgrade"]),
+    ("npx", &["*"]),
+    ("pnpx", &["*"]),
+    ("bunx", &["*"]),
+    ("uvx", &["*"]),
+    ("gh", &["*"]),
+    ("glab", &["*"]),
+    ("pip", &["install", "download", "wheel", "search", "index"]),
+    ("pip3", &["install", "download", "wheel", "search", "index"]),
+    (
+        "pipx",
+        &["install", "run", "upgrade", "upgrade-all", "inject", "reinstall"],
+    ),
+    (
+        "uv",
+        &[
+            "add", "sync", "lock", "run", "tool", "python", "pip", "publish", "export", "tree",
+        ],
+    ),
+    (
+        "poetry",
+        &["install", "add", "update", "lock", "publish", "search", "self"],
+    ),
+    ("pipenv", &["install", "update", "lock", "sync", "upgrade"]),
+    ("go", &["get", "install", "mod", "download", "list", "work"]),
+    (
+        "rustup",
+        &[
+            "update",
+            "install",
+            "toolchain",
+            "target",
+            "component",
+            "self",
+            "default",
+        ],
+    ),
+    ("gem", &["install", "update", "push", "fetch", "search", "sources"]),
+    ("bundle", &["install", "update", "add", "outdated", "lock"]),
+    (
+        "composer",
+        &["install", "update", "require", "create-project", "outdated", "search"],
+    ),
+    ("apt", &["*"]),
+    ("apt-get", &["*"]),
+    ("aptitude", &["*"]),
+    ("dnf", &["*"]),
+    ("yum", &["*"]),
+    ("zypper", &["*"]),
+    ("pacman", &["*"]),
+    ("apk", &["*"]),
+    ("brew", &["*"]),
+    ("snap", &["*"]),
+    ("flatpak", &["*"]),
+    ("conda", &["install", "create", "update", "search"]),
+    ("mamba", &["install", "create", "update", "search"]),
+    ("docker", &["pull", "push", "login", "search", "build", "buildx"]),
+    ("podman", &["pull", "push", "login", "search", "build"]),
+    ("kubectl", &["*"]),
+    ("helm", &["*"]),
+    (
+        "terraform",
+        &["init", "plan", "apply", "destroy", "import", "refresh", "get"],
+    ),
+    ("mvn", &["*"]),
+    ("gradle", &["*"]),
+    ("dotnet", &["restore", "add", "tool", "new"]),
+    ("deno", &["install", "cache", "add"]),
+    ("mix", &["deps.get", "deps.update", "hex.publish"]),
+    ("cabal", &["update", "install"]),
+    ("stack", &["update", "install", "setup"]),
+    ("opam", &["*"]),
+    ("nix", &["*"]),
+    ("nix-env", &["*"]),
+];
+
+/// Tools whose subcommands are a second word of the rule pattern.
+const SUBCOMMANDS: &[&str] = &[
+    "cargo",
+    "npm",
+    "yarn",
+    "pnpm",
+    "bun",
+    "pip",
+    "pip3",
+    "pipx",
+    "uv",
+    "poetry",
+    "pipenv",
+    "go",
+    "rustup",
+    "gem",
+    "bundle",
+    "composer",
+    "apt",
+    "apt-get",
+    "aptitude",
+    "dnf",
+    "yum",
+    "zypper",
+    "apk",
+    "brew",
+    "snap",
+    "flatpak",
+    "conda",
+    "mamba",
+    "docker",
+    "podman",
+    "kubectl",
+    "helm",
+    "terraform",
+    "mvn",
+    "gradle",
+    "dotnet",
+    "deno",
+    "mix",
+    "cabal",
+    "stack",
+    "opam",
+    "nix",
+    "gh",
+    "glab",
+    "dune",
+    "zig",
+    "swift",
+    "rake",
+    "tox",
+    "nox",
+    "hatch",
+    "pdm",
+];
+
+/// Other tools: they build, test, lint or format the project (its code and config run).
+const OTHERS: &[&str] = &[
+    "make",
+    "gmake",
+    "npx",
+    "pnpx",
+    "bunx",
+    "uvx",
+    "pacman",
+    "nix-env",
+    "cmake",
+    "ninja",
+    "meson",
+    "bazel",
+    "bazelisk",
+    "ant",
+    "sbt",
+    "rustc",
+    "rustfmt",
+    "rustdoc",
+    "clippy-driver",
+    "gcc",
+    "g++",
+    "cc",
+    "c++",
+    "clang",
+    "clang++",
+    "ld",
+    "javac",
+    "tsc",
+    "eslint",
+    "prettier",
+    "black",
+    "ruff",
+    "mypy",
+    "flake8",
+    "pylint",
+    "isort",
+    "pytest",
+    "py.test",
+    "jest",
+    "vitest",
+    "mocha",
+    "pre-commit",
+    "swiftc",
+    "kotlinc",
+    "ghc",
+    "go-task",
+    "task",
+    "just",
+    "pandoc",
+];
+
+pub(super) fn is_tool(prog: &str) -> bool {
+    SUBCOMMANDS.contains(&prog) || OTHERS.contains(&prog)
+}
+
+/// Options of these tools that take a value before the subcommand.
+const GLOBAL_VALUED: &[&str] = &[
+    "--color",
+    "-Z",
+    "-C",
+    "--prefix",
+    "--cwd",
+    "--dir",
+    "--manifest-path",
+    "-f",
+    "--file",
+    "-H",
+    "--host",
+    "--context",
+    "-n",
+    "--namespace",
+    "--kubeconfig",
+    "--project",
+    "--directory",
+    "--python",
+    "-p",
+    "--log-level",
+];
+
+/// The first word after the options from `from` (its index).
+fn subcommand(args: &[Arg]) -> Option<usize> {
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        if w.text == "--" {
+            return None;
+        }
+        if !(w.text.starts_with('-') || w.text.starts_with('+')) {
+            return Some(i);
+        }
+        i += if GLOBAL_VALUED.contains(&w.text.as_str()) { 2 } else { 1 };
+    }
+    None
+}
+
+/// `words[from..]` are the tool's arguments; `words[..from]` what ran it (`python -m`).
+pub(super) fn tool(a: &mut Analysis, prog: &str, words: &[Arg], from: usize, stdin: Stdin, depth: usize) {
+    let args = &words[from..];
+    let sub_at = subcommand(args);
+    let sub = sub_at.and_then(|i| args[i].lit()).unwrap_or("");
+    if sub_at.is_some_and(|i| !args[i].literal) {
+        return a.flag(Risk::Unknown, format!("{prog} subcommand is not literal"));
+    }
+    if SUBCOMMANDS.contains(&prog) {
+        a.pattern_len(from + sub_at.map_or(0, |i| i + 1));
+    }
+    if args
+        .iter()
+        .any(|w| matches!(w.text.as_str(), "--version" | "-V" | "--help" | "-h"))
+        && args.len() == 1
+    {
+        return;
+    }
+    if let Some((_, subs)) = NETWORK.iter().find(|(t, _)| *t == prog)
+        && (subs.contains(&"*") || subs.contains(&sub))
+        && !args
+            .iter()
+            .any(|w| w.text == "--no-index" || w.text == "--offline" || (prog == "mvn" && w.text == "-o"))
+    {
+        a.network(format!("{prog} {sub}").trim_end().to_owned());
+    }
+    removals(a, prog, sub, args);
+    match prog {
+        "make" | "gmake" => return make::make(a, words, from, depth),
+        "npm" | "pnpm" | "yarn" | "bun" => {
+            if package_json::is_script_run(prog, sub) {
+                return package_json::run(a, prog, words, from, depth);
+            }
+            if matches!(sub, "exec" | "x" | "dlx" | "create") {
+                a.pattern_len(from + sub_at.map_or(1, |i| i + 2));
+                return a.unvetted(&format!("runs a package from the registry ({prog} {sub})"), true);
+            }
+            if has_short(args, 'g') || has_long(args, &["--global", "--location=global"]) {
+                a.opaque(&format!(
+                    "installs or changes packages globally, outside the project ({prog} -g)"
+                ));
+            }
+        }
+        "npx" | "pnpx" | "bunx" | "uvx" => {
+            a.pattern_len(from + sub_at.map_or(0, |i| i + 1));
+            return a.unvetted(&format!("runs a package from the registry ({prog})"), true);
+        }
+        "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "bundle" if matches!(sub, "run" | "exec") => {
+            let inner = sub_at.map_or(&[][..], |i| &args[i + 1..]);
+            return wrappers::peel(a, inner, stdin, depth);
+        }
+        "cargo" => {
+            if has_long(args, &["--config"]) {
+                a.flag(Risk::Unknown, "cargo --config may name a program to run");
+            }
+            if !CARGO_BUILTIN.contains(&sub) {
+                a.flag(Risk::Unknown, format!("runs the cargo plugin cargo-{sub}"));
+            }
+        }
+        "go" => {
+            if sub == "generate" || has_long(args, &["-toolexec", "--toolexec", "-exec", "--exec"]) {
+                a.flag(
+                    Risk::Unknown,
+                    "go runs programs named in the code or an option (go generate, -exec)",
+                );
+            }
+        }
+        "docker" | "podman" => a.flag(Risk::Unknown, format!("{prog} talks to a daemon outside the sandbox")),
+        "gcc" | "g++" | "cc" | "c++" | "clang" | "clang++" | "ld" | "pandoc" | "rustc" => {
+            return tools::compiler(a, prog, args);
+        }
+        _ => {}
+    }
+    let what = if sub.is_empty() {
+        prog.to_owned()
+    } else {
+        format!("{prog} {sub}")
+    };
+    a.unvetted(&format!("runs the project's code or a package tool ({what})"), false);
+}
+
+const CARGO_BUILTIN: &[&str] = &[
+    "",
+    "build",
+    "b",
+    "check",
+    "c",
+    "clean",
+    "doc",
+    "d",
+    "new",
+    "init",
+    "add",
+    "remove",
+    "rm",
+    "run",
+    "r",
+    "test",
+    "t",
+    "bench",
+    "update",
+    "search",
+    "publish",
+    "install",
+    "uninstall",
+    "fmt",
+    "clippy",
+    "fix",
+    "tree",
+    "vendor",
+    "verify-project",
+    "version",
+    "yank",
+    "owner",
+    "package",
+    "pkgid",
+    "locate-project",
+    "metadata",
+    "login",
+    "logout",
+    "report",
+    "rustc",
+    "rustdoc",
+    "fetch",
+    "generate-lockfile",
+    "help",
+    "info",
+    "config",
+    "miri",
+];
+
+/// Global uninstalls and removals of packages, containers, cluster objects, infrastructure.
+fn removals(a: &mut Analysis, prog: &str, sub: &str, args: &[Arg]) {
+    let words: Vec<&str> = args
+        .iter()
+        .map(|w| w.text.as_str())
+        .filter(|t| !t.starts_with('-'))
+        .collect();
+    let global = has_short(args, 'g') || has_long(args, &["--global"]);
+    let removes = match prog {
+        "pip" | "pip3" | "pipx" => sub == "uninstall",
+        "uv" => sub == "pip" && words.get(1) == Some(&"uninstall"),
+        "npm" | "pnpm" | "yarn" | "bun" => {
+            matches!(sub, "uninstall" | "remove" | "rm" | "un" | "r" | "unlink") && global
+        }
+        "apt" | "apt-get" | "aptitude" | "dnf" | "yum" | "zypper" | "apk" => {
+            matches!(sub, "remove" | "purge" | "autoremove" | "erase" | "del")
+        }
+        "brew" => matches!(sub, "uninstall" | "remove" | "rm"),
+        "pacman" => args.iter().any(|w| w.text.starts_with("-R")),
+        "snap" | "gem" | "cargo" => sub == "uninstall" || (prog == "snap" && sub == "remove"),
+        "kubectl" => matches!(sub, "delete" | "drain" | "replace"),
+        "terraform" => sub == "destroy" || (sub == "apply" && has_long(args, &["-auto-approve", "--auto-approve"])),
+        "helm" => matches!(sub, "uninstall" | "delete" | "rollback"),
+        "docker" | "podman" => words
+            .iter()
+            .take(2)
+            .any(|w| matches!(*w, "rm" | "rmi" | "prune" | "kill" | "down")),
+        _ => false,
+    };
+    if removes {
+        let what = words.iter().take(2).copied().collect::<Vec<_>>().join(" ");
+        let reason = match prog {
+            "kubectl" | "terraform" | "helm" | "docker" | "podman" => {
+                format!("deletes or replaces resources ({prog} {what})")
+            }
+            _ => format!("uninstalls packages ({prog} {sub})"),
+        };
+        a.flag(Risk::Destructive, reason);
+    }
+}

@@ -1,0 +1,404 @@
+//! Ordinary tools with an option that writes a file, edits in place or runs a program:
+//! `sort -o`, `uniq IN OUT`, `tree -o`, `xxd IN OUT`, `iconv -o`, `shuf -o`, `sponge`,
+//! `patch`, `dos2unix`, `yq -i`, compilers' `-o`; `rg --pre`, `sort --compress-program`,
+//! `sqlite3 .shell`, `gdb -ex`, `vim -c`/`+cmd`, `emacs --eval`, `less +cmd`, `man -P`;
+//! batch editors (`ed`, `ex`, `vim -es`); programs that talk to a daemon outside the sandbox
+//! (`tmux`, `screen`); and readers that print the environment (`jq env`, `ps e`).
+
+use super::classify::{has_long, has_short, option_arg, positional};
+use super::options::has_long_prefix;
+use super::walk::{Analysis, Stdin};
+use super::words::Arg;
+use super::{Risk, secrets};
+
+const TOOLS: &[&str] = &[
+    "sqlite3",
+    "gdb",
+    "lldb",
+    "vim",
+    "vi",
+    "nvim",
+    "view",
+    "vimdiff",
+    "gvim",
+    "rvim",
+    "ex",
+    "exim",
+    "emacs",
+    "emacsclient",
+    "nano",
+    "pico",
+    "micro",
+    "kak",
+    "hx",
+    "helix",
+    "joe",
+    "mcedit",
+    "ed",
+    "red",
+    "less",
+    "more",
+    "most",
+    "bat",
+    "batcat",
+    "pg",
+    "man",
+    "tmux",
+    "screen",
+    "byobu",
+    "zellij",
+    "rg",
+    "sort",
+    "uniq",
+    "tree",
+    "file",
+    "date",
+    "hostname",
+    "fd",
+    "fdfind",
+    "patch",
+    "sponge",
+    "dos2unix",
+    "unix2dos",
+    "mac2unix",
+    "xxd",
+    "yq",
+    "jq",
+    "iconv",
+    "split",
+    "csplit",
+    "shuf",
+    "ps",
+];
+
+pub(super) fn is_tool(prog: &str) -> bool {
+    TOOLS.contains(&prog)
+}
+
+pub(super) fn tool(a: &mut Analysis, prog: &str, words: &[Arg], stdin: Stdin, depth: usize) {
+    let args = &words[1..];
+    let _ = (stdin, depth);
+    match prog {
+        "sqlite3" => sqlite(a, args, stdin),
+        "gdb" | "lldb" => {
+            let runs = ["-ex", "-x", "-iex", "-ix", "-o", "-O", "-s", "-S", "-p", "-batch", "-k"];
+            let long = [
+                "--command",
+                "--eval-command",
+                "--init-command",
+                "--init-eval-command",
+                "--batch",
+                "--pid",
+                "--source",
+                "--one-line",
+            ];
+            if args.iter().any(|w| runs.contains(&w.text.as_str())) || has_long_prefix(args, &long) {
+                a.flag(
+                    Risk::Unknown,
+                    format!("{prog} runs debugger commands or attaches to a process"),
+                );
+            } else {
+                a.unvetted(&format!("runs a program under a debugger ({prog})"), true);
+            }
+        }
+        "vim" | "vi" | "nvim" | "view" | "vimdiff" | "gvim" | "rvim" | "ex" | "exim" => vim(a, prog, args),
+        "emacs" | "emacsclient" => {
+            let runs = [
+                "--batch",
+                "-batch",
+                "--script",
+                "-l",
+                "--load",
+                "--eval",
+                "-f",
+                "--funcall",
+                "-x",
+                "-e",
+            ];
+            if args.iter().any(|w| {
+                runs.iter()
+                    .any(|r| w.text == *r || w.text.starts_with(&format!("{r}=")))
+            }) {
+                a.flag(Risk::Unknown, format!("{prog} runs Lisp code from the command line"));
+            } else {
+                a.flag(Risk::Unknown, format!("opens an interactive editor ({prog})"));
+            }
+        }
+        "nano" | "pico" | "micro" | "kak" | "hx" | "helix" | "joe" | "mcedit" => {
+            a.flag(Risk::Unknown, format!("opens an interactive editor ({prog})"))
+        }
+        "ed" | "red" => a.flag(Risk::Destructive, format!("edits files with a batch editor ({prog})")),
+        "less" | "more" | "most" | "pg" => {
+            let runs = args
+                .iter()
+                .any(|w| w.text.starts_with('+') || matches!(w.text.as_str(), "-k" | "-o" | "-O"))
+                || has_long_prefix(args, &["--lesskey-file", "--lesskey-src", "--log-file", "--LOG-FILE"]);
+            if runs {
+                a.flag(
+                    Risk::Unknown,
+                    format!("{prog} runs commands or writes a log named by an option"),
+                );
+            }
+        }
+        "bat" | "batcat" => {
+            if has_long_prefix(args, &["--pager"]) {
+                a.flag(Risk::Unknown, "bat runs a pager named by --pager");
+            }
+        }
+        "man" => {
+            let runs = args
+                .iter()
+                .any(|w| w.text.starts_with("-P") || w.text.starts_with("-H"))
+                || has_long_prefix(args, &["--pager", "--html", "--preprocessor", "--browser"]);
+            if runs {
+                a.flag(Risk::Unknown, "man runs a pager or browser named by an option");
+            }
+        }
+        "tmux" | "screen" | "byobu" | "zellij" => a.flag(
+            Risk::Unknown,
+            format!("talks to a {prog} server outside the sandbox (its commands run there)"),
+        ),
+        "rg" => {
+            if has_long_prefix(args, &["--pre", "--hostname-bin"]) {
+                a.flag(Risk::Unknown, "rg runs a preprocessor program (--pre)");
+            }
+        }
+        "sort" | "shuf" | "iconv" | "tree" => {
+            if has_long_prefix(args, &["--compress-program"]) {
+                a.flag(Risk::Unknown, "sort runs a compression program (--compress-program)");
+            }
+            let short = if prog == "tree" || prog == "iconv" || prog == "shuf" || prog == "sort" {
+                Some("-o")
+            } else {
+                None
+            };
+            if let Some(out) = option_arg(args, "--output", short) {
+                a.write(&out, true, &format!("{prog} -o"));
+            }
+        }
+        "uniq" => {
+            if let Some(out) = positional(
+                args,
+                &["-f", "-s", "-w", "--skip-fields", "--skip-chars", "--check-chars"],
+            )
+            .get(1)
+            {
+                a.write(out, true, "uniq OUTPUT");
+            }
+        }
+        "xxd" => {
+            if let Some(out) = positional(args, &["-c", "-g", "-l", "-o", "-s", "-C", "-n"]).get(1) {
+                a.write(out, true, "xxd OUTFILE");
+            }
+        }
+        "file" if has_short(args, 'C') || has_long(args, &["--compile"]) => {
+            a.unvetted("compiles a magic file (file -C)", false)
+        }
+        "date"
+            if args
+                .iter()
+                .any(|w| w.text.starts_with("-s") || w.text.starts_with("--set")) =>
+        {
+            a.unvetted("sets the system clock (date -s)", false)
+        }
+        "hostname" if positional(args, &["-F", "--file"]).first().is_some() || has_short(args, 'F') => {
+            a.unvetted("sets the host name", false)
+        }
+        "patch" => {
+            if let Some(out) = option_arg(args, "--output", Some("-o")) {
+                a.write(&out, true, "patch -o");
+            } else if !has_long_prefix(args, &["--dry-run"]) {
+                a.flag(Risk::Destructive, "patches files in place (patch)");
+            }
+        }
+        "sponge" => {
+            let append = has_short(args, 'a');
+            for f in positional(args, &[]) {
+                a.write(f, !append, "sponge");
+            }
+        }
+        "dos2unix" | "unix2dos" | "mac2unix" => match has_short(args, 'n') || has_long(args, &["--newfile"]) {
+            true => {
+                if let Some(out) = positional(args, &[]).get(1) {
+                    a.write(out, true, prog);
+                }
+            }
+            false => a.flag(Risk::Destructive, format!("converts files in place ({prog})")),
+        },
+        "yq" | "jq" => {
+            if prog == "yq" && (has_short(args, 'i') || has_long_prefix(args, &["--inplace"])) {
+                a.flag(Risk::Destructive, "edits files in place (yq -i)");
+            }
+            let filter = positional(
+                args,
+                &[
+                    "--arg",
+                    "--argjson",
+                    "--rawfile",
+                    "--slurpfile",
+                    "--indent",
+                    "-f",
+                    "--from-file",
+                ],
+            );
+            if filter
+                .first()
+                .is_some_and(|f| ["env", "$ENV", "strenv(", "env("].iter().any(|e| f.text.contains(e)))
+            {
+                a.flag(Risk::Destructive, secrets::PRINTS_ENV);
+            }
+            if has_short(args, 'f') || has_long(args, &["--from-file"]) {
+                a.flag(Risk::Unknown, format!("{prog} reads its filter from a file"));
+            }
+        }
+        "split" | "csplit" => a.unvetted(&format!("writes files the analysis cannot name ({prog})"), false),
+        "ps" => {
+            // BSD-style `ps e`/`ps auxe` prints each process's environment.
+            if args.iter().any(|w| !w.text.starts_with('-') && w.text.contains('e'))
+                || args.iter().any(|w| w.text == "-E")
+            {
+                a.flag(Risk::Destructive, secrets::PRINTS_ENV);
+            }
+        }
+        // `fd`/`fdfind` without `-x`, `file`, `date`, `hostname`: they only read.
+        _ => {}
+    }
+}
+
+/// vim and friends: commands given on the command line run; `-e`/`-s`/`ex` edit in batch.
+fn vim(a: &mut Analysis, prog: &str, args: &[Arg]) {
+    let runs = args.iter().any(|w| {
+        w.text.starts_with('+')
+            || matches!(
+                w.text.as_str(),
+                "-c" | "--cmd" | "-S" | "-s" | "-u" | "-U" | "-w" | "-W" | "-i" | "-x"
+            )
+    });
+    if runs {
+        a.flag(
+            Risk::Unknown,
+            format!("{prog} runs editor commands from the command line"),
+        );
+    }
+    let batch = matches!(prog, "ex" | "exim")
+        || args.iter().any(|w| {
+            w.text.starts_with('-') && !w.text.starts_with("--") && (w.text.contains('e') || w.text.contains('E'))
+        })
+        || has_long(args, &["--headless"]);
+    match batch {
+        true => a.flag(
+            Risk::Destructive,
+            format!("edits files with a batch editor ({prog} -e)"),
+        ),
+        false if !runs => a.flag(Risk::Unknown, format!("opens an interactive editor ({prog})")),
+        false => {}
+    }
+}
+
+/// sqlite3: dot commands and functions that run programs, load extensions or touch other
+/// files are unknown; SQL from stdin is unknown; anything else may change the database.
+fn sqlite(a: &mut Analysis, args: &[Arg], stdin: Stdin) {
+    const RUNS: &[&str] = &[
+        ".shell",
+        ".system",
+        ".load",
+        "load_extension",
+        ".output",
+        ".once",
+        ".import",
+        ".read",
+        ".open",
+        ".save",
+        ".backup",
+        ".restore",
+        ".excel",
+        ".log",
+        ".trace",
+        ".cd",
+        "attach",
+        "vacuum into",
+        "writefile(",
+        "edit(",
+        "readfile(",
+        "fts3_tokenizer",
+    ];
+    let lower: Vec<String> = args.iter().map(|w| w.text.to_ascii_lowercase()).collect();
+    if lower.iter().any(|t| RUNS.iter().any(|r| t.contains(r)))
+        || args
+            .iter()
+            .any(|w| matches!(w.text.as_str(), "-init" | "-cmd" | "--init" | "--cmd"))
+    {
+        return a.flag(
+            Risk::Unknown,
+            "sqlite3 runs programs, loads extensions or opens other files",
+        );
+    }
+    if args.iter().any(|w| !w.literal) {
+        return a.flag(Risk::Unknown, "sqlite3 runs SQL that is not literal");
+    }
+    let operands = positional(
+        args,
+        &[
+            "-separator",
+            "-nullvalue",
+            "-newline",
+            "-cmd",
+            "-init",
+            "-vfs",
+            "-maxsize",
+        ],
+    );
+    if operands.len() < 2 && stdin != Stdin::Inherited {
+        return a.flag(Risk::Unknown, "sqlite3 reads SQL from stdin");
+    }
+    if let Some(db) = operands.first() {
+        a.write(db, false, "sqlite3");
+    }
+    a.unvetted("runs SQL on a database (sqlite3)", false);
+}
+
+/// Compilers and converters with `-o`: the output is a write; options that name a program
+/// or plugin to run are unknown.
+pub(super) fn compiler(a: &mut Analysis, prog: &str, args: &[Arg]) {
+    let runs = args.iter().any(|w| {
+        let t = w.text.as_str();
+        t == "-wrapper"
+            || t.starts_with("-fplugin")
+            || t.starts_with("-B")
+            || t.contains("-specs")
+            || t == "-Xclang"
+            || t.starts_with("-fuse-ld=/")
+            || t.starts_with("-fuse-ld=.")
+            || t.starts_with('@')
+            || t.starts_with("--filter")
+            || t.starts_with("--lua-filter")
+            || t == "-F"
+            || t == "-L" && prog == "pandoc"
+            || t.starts_with("--defaults")
+            || (prog == "pandoc" && t == "-d")
+            || t.contains("linker=")
+    });
+    if runs {
+        a.flag(
+            Risk::Unknown,
+            format!("{prog} runs a program or plugin named by an option"),
+        );
+    }
+    let output = option_arg(args, "--output", Some("-o"));
+    let compiles_only = ["-c", "-E", "-S", "-fsyntax-only", "--version", "-v"]
+        .iter()
+        .any(|o| args.iter().any(|w| w.text == *o));
+    match output {
+        Some(out) => {
+            a.write(&out, true, &format!("{prog} -o"));
+        }
+        None if matches!(prog, "gcc" | "g++" | "cc" | "c++" | "clang" | "clang++" | "ld")
+            && !compiles_only
+            && !args.is_empty() =>
+        {
+            a.write(&Arg::literal("a.out"), true, prog);
+        }
+        None => {}
+    }
+    a.unvetted(&format!("compiles or converts files ({prog})"), false);
+}
