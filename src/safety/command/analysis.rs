@@ -1,60 +1,17 @@
 //! The state of one analysis: findings, programs, write targets (each checked against the
-//! sensitive paths, the roots and the temp dir), and one *frame* per simple command being
-//! classified. A frame collects whether its command is harmless, whether it needs the network
-//! and its argv for rule patterns. Frames of commands a script *host* runs (a Makefile recipe,
-//! a `package.json` script, a shell script run by name) fold into the host: "always allow
-//! `make …`" covers what the Makefile runs, except what the analysis recognises as dangerous.
+//! sensitive paths, the roots and the temp dir), the cwd as `cd` moves it, and the frames of
+//! the simple commands being classified (`frames`).
 
 use std::path::{Path, PathBuf};
 
-use super::pattern::RulePattern;
+use super::frames::Frames;
 use super::words::Arg;
-use super::{CommandAssessment, CommandContext, Finding, MAX_DEPTH, Risk, RuleTarget, parse, paths};
+use super::{CommandAssessment, CommandContext, Finding, MAX_DEPTH, Risk, parse, paths};
 use crate::safety::paths::sensitive_reason;
 
 /// Scripts, Makefiles and `package.json` files read per command line at most (a Makefile
 /// calling `$(MAKE)` in every recipe must not read files without end).
 const MAX_READS: u8 = 16;
-
-/// One simple command being classified.
-#[derive(Debug)]
-pub(super) struct Frame {
-    /// The peeled argv, once the real program is reached.
-    argv: Option<Vec<Arg>>,
-    /// How many words of `argv` the rule pattern takes.
-    pattern_len: usize,
-    harmless: bool,
-    network: Option<String>,
-    unknown: bool,
-    /// Runs a script whose commands fold into this frame.
-    host: bool,
-    /// Only carries another command text (`sh -c`, `eval`): nothing of its own to allow.
-    carrier: bool,
-    /// The first reason it is not harmless.
-    why: Option<String>,
-}
-
-impl Frame {
-    fn new() -> Self {
-        Frame {
-            argv: None,
-            pattern_len: 1,
-            harmless: true,
-            network: None,
-            unknown: false,
-            host: false,
-            carrier: false,
-            why: None,
-        }
-    }
-
-    fn not_harmless(&mut self, why: &str) {
-        self.harmless = false;
-        if self.why.is_none() {
-            self.why = Some(why.to_owned());
-        }
-    }
-}
 
 pub(super) struct Analysis<'a> {
     pub cx: &'a CommandContext<'a>,
@@ -72,10 +29,7 @@ pub(super) struct Analysis<'a> {
     cwd: PathBuf,
     /// False after a `cd` to a directory that is not literal.
     cwd_known: bool,
-    frames: Vec<Frame>,
-    simple_commands: Vec<Vec<String>>,
-    targets: Vec<RuleTarget>,
-    unresolved: Vec<String>,
+    frames: Frames,
     /// The line turns on `dotglob` (or sets `GLOBIGNORE`): `*` matches dot files too.
     pub(super) dotglob: bool,
     reads_left: u8,
@@ -95,10 +49,7 @@ impl<'a> Analysis<'a> {
             fanout: false,
             cwd: cx.cwd.to_path_buf(),
             cwd_known: true,
-            frames: Vec::new(),
-            simple_commands: Vec::new(),
-            targets: Vec::new(),
-            unresolved: Vec::new(),
+            frames: Frames::default(),
             dotglob: false,
             reads_left: MAX_READS,
         }
@@ -115,10 +66,16 @@ impl<'a> Analysis<'a> {
         }
         let risk = self.findings.first().map_or(Risk::Safe, |f| f.risk);
         self.writes.dedup();
+        let Frames {
+            simple_commands,
+            targets,
+            unresolved,
+            ..
+        } = self.frames;
         let harmless = risk == Risk::Safe
-            && self.unresolved.is_empty()
+            && unresolved.is_empty()
             && self.sensitive.is_empty()
-            && self.targets.iter().all(|t| t.harmless);
+            && targets.iter().all(|t| t.harmless);
         let read_only = self.read_only && harmless && self.writes.is_empty() && self.network.is_empty();
         CommandAssessment {
             risk,
@@ -130,9 +87,9 @@ impl<'a> Analysis<'a> {
             sensitive_writes: self.sensitive,
             network: self.network,
             programs: self.programs,
-            simple_commands: self.simple_commands,
-            rule_targets: self.targets,
-            unresolved: self.unresolved,
+            simple_commands,
+            rule_targets: targets,
+            unresolved,
         }
     }
 
@@ -146,11 +103,7 @@ impl<'a> Analysis<'a> {
         match risk {
             Risk::Safe => {}
             Risk::Unknown => self.opaque(&reason),
-            Risk::Destructive | Risk::Hardline => {
-                if let Some(frame) = self.frames.last_mut() {
-                    frame.not_harmless(&reason);
-                }
-            }
+            Risk::Destructive | Risk::Hardline => self.frames.not_harmless(&reason),
         }
         self.findings.push(Finding { risk, reason });
     }
@@ -158,25 +111,14 @@ impl<'a> Analysis<'a> {
     /// Not harmless for a reason no rule can cover (inside a script host: the host's).
     pub fn opaque(&mut self, reason: &str) {
         self.read_only = false;
-        if let Some(host) = self.frames.iter_mut().rev().find(|f| f.host) {
-            host.not_harmless(reason);
-            host.unknown = true;
-        } else if !self.unresolved.iter().any(|r| r == reason) {
-            self.unresolved.push(reason.to_owned());
-        }
+        self.frames.opaque(reason);
     }
 
     /// The current program is not harmless (a project command, an unknown program): a rule
     /// naming it may cover it. With `unknown`, the reason is also an `Unknown` finding.
     pub fn unvetted(&mut self, reason: &str, unknown: bool) {
         self.read_only = false;
-        match self.frames.last_mut() {
-            Some(frame) => {
-                frame.not_harmless(reason);
-                frame.unknown |= unknown;
-            }
-            None => self.opaque(reason),
-        }
+        self.frames.unvetted(reason, unknown);
         if unknown {
             self.findings.push(Finding {
                 risk: Risk::Unknown,
@@ -189,11 +131,7 @@ impl<'a> Analysis<'a> {
     pub fn network(&mut self, reason: impl Into<String>) {
         let reason = reason.into();
         self.read_only = false;
-        if let Some(frame) = self.frames.last_mut()
-            && frame.network.is_none()
-        {
-            frame.network = Some(reason.clone());
-        }
+        self.frames.network(&reason);
         if !self.network.contains(&reason) {
             self.network.push(reason);
         }
@@ -204,88 +142,32 @@ impl<'a> Analysis<'a> {
     }
 
     pub fn open_frame(&mut self) {
-        self.frames.push(Frame::new());
+        self.frames.open();
+    }
+
+    pub fn close_frame(&mut self) {
+        self.frames.close();
     }
 
     /// The real program of the current frame is reached: `words` is its argv, the first
     /// `pattern_len` of them its rule pattern.
     pub fn program_words(&mut self, words: &[Arg], pattern_len: usize) {
-        if let Some(frame) = self.frames.last_mut() {
-            frame.argv = Some(words.to_vec());
-            frame.pattern_len = pattern_len.clamp(1, words.len().max(1));
-        }
+        self.frames.program_words(words, pattern_len);
     }
 
     /// The rule pattern of the current frame takes `len` words.
     pub fn pattern_len(&mut self, len: usize) {
-        if let Some(frame) = self.frames.last_mut() {
-            let words = frame.argv.as_ref().map_or(1, Vec::len);
-            frame.pattern_len = len.clamp(1, words.max(1));
-        }
+        self.frames.pattern_len(len);
     }
 
     /// The current frame only carries command text analysed on its own (`sh -c`, `eval`).
     pub fn carrier(&mut self) {
-        if let Some(frame) = self.frames.last_mut() {
-            frame.carrier = true;
-        }
+        self.frames.carrier();
     }
 
     /// The current frame runs a script whose commands fold into it.
     pub fn host(&mut self) {
-        if let Some(frame) = self.frames.last_mut() {
-            frame.host = true;
-        }
-    }
-
-    pub fn close_frame(&mut self) {
-        let Some(frame) = self.frames.pop() else {
-            return;
-        };
-        let Some(argv) = frame.argv else {
-            if !frame.harmless {
-                let why = frame.why.unwrap_or_else(|| "not harmless".into());
-                self.opaque(&why);
-            }
-            return;
-        };
-        if frame.carrier {
-            if !frame.harmless {
-                let why = frame.why.unwrap_or_else(|| "not harmless".into());
-                self.opaque(&why);
-            }
-            return;
-        }
-        let texts: Vec<String> = argv.iter().map(|w| w.text.clone()).collect();
-        if let Some(host) = self.frames.iter_mut().rev().find(|f| f.host) {
-            if !frame.harmless {
-                host.not_harmless(frame.why.as_deref().unwrap_or("not harmless"));
-            }
-            host.unknown |= frame.unknown;
-            if host.network.is_none() {
-                host.network = frame.network;
-            }
-            self.simple_commands.push(texts);
-            return;
-        }
-        self.simple_commands.push(texts.clone());
-        if frame.harmless && frame.network.is_none() {
-            return;
-        }
-        let prefix = &argv[..frame.pattern_len.min(argv.len())];
-        match prefix.iter().map(Arg::lit).collect::<Option<Vec<&str>>>() {
-            Some(words) => self.targets.push(RuleTarget {
-                argv: texts,
-                pattern: RulePattern::new(words.iter().map(|w| (*w).to_owned()).collect()),
-                harmless: frame.harmless,
-                network: frame.network,
-                unknown: frame.unknown,
-            }),
-            None => {
-                let why = format!("the command is not literal: {}", texts.join(" "));
-                self.opaque(&why);
-            }
-        }
+        self.frames.host();
     }
 
     pub fn program_seen(&mut self, name: &str) {
@@ -406,10 +288,7 @@ impl<'a> Analysis<'a> {
             None
         };
         if let Some(why) = why {
-            match self.frames.last_mut() {
-                Some(frame) => frame.not_harmless(&why),
-                None => self.opaque(&why),
-            }
+            self.frames.not_harmless(&why);
         }
         if let Some(reason) = sensitive
             && !self.sensitive.iter().any(|(p, _)| *p == path)

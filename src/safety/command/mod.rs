@@ -8,8 +8,8 @@
 //! `Risk::Unknown` and never harmless. It is the second net behind the OS containment.
 //!
 //! Layout: `parse` (limits, parser calls) → `words` (quote decoding) → `walk` (AST traversal)
-//! and `analysis` (findings, frames, writes) → `wrappers` with `options` and `wrapper_tables`
-//! (commands that run other commands), `env` (assignments) → `classify` and its siblings
+//! and `analysis` (findings, writes, cwd) with `frames` (one per simple command) → `wrappers` with `options` (commands that run
+//! other commands), `env` (assignments) → `classify` and its siblings
 //! `files`, `git`, `system`, `net`, `secrets`, `hardline`, `project`, `archives`, `tools`
 //! (effects of one program); `scripts`, `makefile`, `package_json` (scripts run by name);
 //! `runners` (awk/sed scripts, `su`); `redirects`; `paths` (lexical resolution); `glob`;
@@ -21,6 +21,7 @@ mod archives;
 mod classify;
 mod env;
 mod files;
+mod frames;
 mod git;
 mod glob;
 mod hardline;
@@ -44,7 +45,6 @@ mod system;
 mod tools;
 mod walk;
 mod words;
-mod wrapper_tables;
 mod wrappers;
 
 #[cfg(test)]

@@ -1,9 +1,10 @@
 //! `git`: its global options read from a table (an unknown one is unknown), `-c` settings
 //! checked against the keys known to be inert (a pager or editor setting has its command
 //! analysed; any other key may change what git runs and is unknown), then the subcommand
-//! judged in `subcommands`. The rule pattern is everything up to the subcommand.
+//! judged in `subcommands` (what it destroys in `destructive`). The rule pattern is everything up to the subcommand.
 
 mod config;
+mod destructive;
 mod subcommands;
 
 use super::Risk;

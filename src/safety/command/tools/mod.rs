@@ -3,13 +3,17 @@
 //! `patch`, `dos2unix`, `yq -i`, compilers' `-o`; `rg --pre`, `sort --compress-program`,
 //! `sqlite3 .shell`, `gdb -ex`, `vim -c`/`+cmd`, `emacs --eval`, `less +cmd`, `man -P`;
 //! batch editors (`ed`, `ex`, `vim -es`); programs that talk to a daemon outside the sandbox
-//! (`tmux`, `screen`); and readers that print the environment (`jq env`, `ps e`).
+//! (`tmux`, `screen`); and readers that print the environment (`jq env`, `ps e`). `editors`
+//! judges vim and sqlite3.
+
+mod editors;
 
 use super::classify::{has_long, has_short, option_arg, positional};
 use super::options::has_long_prefix;
 use super::walk::{Analysis, Stdin};
 use super::words::Arg;
 use super::{Risk, secrets};
+use editors::{sqlite, vim};
 
 const TOOLS: &[&str] = &[
     "sqlite3",
@@ -263,98 +267,6 @@ pub(super) fn tool(a: &mut Analysis, prog: &str, words: &[Arg], stdin: Stdin, de
         // `fd`/`fdfind` without `-x`, `file`, `date`, `hostname`: they only read.
         _ => {}
     }
-}
-
-/// vim and friends: commands given on the command line run; `-e`/`-s`/`ex` edit in batch.
-fn vim(a: &mut Analysis, prog: &str, args: &[Arg]) {
-    let runs = args.iter().any(|w| {
-        w.text.starts_with('+')
-            || matches!(
-                w.text.as_str(),
-                "-c" | "--cmd" | "-S" | "-s" | "-u" | "-U" | "-w" | "-W" | "-i" | "-x"
-            )
-    });
-    if runs {
-        a.flag(
-            Risk::Unknown,
-            format!("{prog} runs editor commands from the command line"),
-        );
-    }
-    let batch = matches!(prog, "ex" | "exim")
-        || args.iter().any(|w| {
-            w.text.starts_with('-') && !w.text.starts_with("--") && (w.text.contains('e') || w.text.contains('E'))
-        })
-        || has_long(args, &["--headless"]);
-    match batch {
-        true => a.flag(
-            Risk::Destructive,
-            format!("edits files with a batch editor ({prog} -e)"),
-        ),
-        false if !runs => a.flag(Risk::Unknown, format!("opens an interactive editor ({prog})")),
-        false => {}
-    }
-}
-
-/// sqlite3: dot commands and functions that run programs, load extensions or touch other
-/// files are unknown; SQL from stdin is unknown; anything else may change the database.
-fn sqlite(a: &mut Analysis, args: &[Arg], stdin: Stdin) {
-    const RUNS: &[&str] = &[
-        ".shell",
-        ".system",
-        ".load",
-        "load_extension",
-        ".output",
-        ".once",
-        ".import",
-        ".read",
-        ".open",
-        ".save",
-        ".backup",
-        ".restore",
-        ".excel",
-        ".log",
-        ".trace",
-        ".cd",
-        "attach",
-        "vacuum into",
-        "writefile(",
-        "edit(",
-        "readfile(",
-        "fts3_tokenizer",
-    ];
-    let lower: Vec<String> = args.iter().map(|w| w.text.to_ascii_lowercase()).collect();
-    if lower.iter().any(|t| RUNS.iter().any(|r| t.contains(r)))
-        || args
-            .iter()
-            .any(|w| matches!(w.text.as_str(), "-init" | "-cmd" | "--init" | "--cmd"))
-    {
-        return a.flag(
-            Risk::Unknown,
-            "sqlite3 runs programs, loads extensions or opens other files",
-        );
-    }
-    if args.iter().any(|w| !w.literal) {
-        return a.flag(Risk::Unknown, "sqlite3 runs SQL that is not literal");
-    }
-    let operands = positional(
-        args,
-        &[
-            "-separator",
-            "-nullvalue",
-            "-newline",
-            "-cmd",
-            "-init",
-            "-vfs",
-            "-maxsize",
-        ],
-    );
-    if operands.len() < 2 && stdin != Stdin::Inherited {
-        return a.flag(Risk::Unknown, "sqlite3 reads SQL from stdin");
-    }
-    if let Some(db) = operands.first() {
-        a.write(db, false, "sqlite3");
-    }
-    a.unvetted("runs SQL on a database (sqlite3)", false);
 }
 
 /// Compilers and converters with `-o`: the output is a write; options that name a program
