@@ -162,16 +162,7 @@ pub async fn gate_command(ctx: &ToolContext, effect: CommandEffect) -> Result<Ap
     let reason = question.reason();
     let remember_keys: Vec<String> = match &question.remember {
         Remember::Exact => vec![key.clone()],
-        Remember::Patterns { patterns, network } => patterns
-            .iter()
-            .map(|pattern| {
-                PrefixRule {
-                    pattern: pattern.clone(),
-                    network: *network,
-                }
-                .key()
-            })
-            .collect(),
+        Remember::Patterns(rules) => rules.iter().map(PrefixRule::key).collect(),
     };
     let request = ApprovalRequest::Command {
         command: effect.command.clone(),
@@ -180,7 +171,7 @@ pub async fn gate_command(ctx: &ToolContext, effect: CommandEffect) -> Result<Ap
         concerns: question.concerns.clone(),
         remember_patterns: match &question.remember {
             Remember::Exact => Vec::new(),
-            Remember::Patterns { patterns, .. } => patterns.iter().map(ToString::to_string).collect(),
+            Remember::Patterns(rules) => rules.iter().map(|r| r.pattern.to_string()).collect(),
         },
         network: question.grant.network,
     };

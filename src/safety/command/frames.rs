@@ -66,7 +66,6 @@ impl Frames {
     pub fn opaque(&mut self, reason: &str) {
         if let Some(host) = self.stack.iter_mut().rev().find(|f| f.host) {
             host.not_harmless(reason);
-            host.unknown = true;
         } else if !self.unresolved.iter().any(|r| r == reason) {
             self.unresolved.push(reason.to_owned());
         }

@@ -11,7 +11,7 @@
 use std::path::PathBuf;
 
 use super::concern::Concern;
-use super::rules::{cover_network, cover_unvetted};
+use super::rules::{PrefixRule, cover_network, cover_unvetted};
 use super::{Decision, Grant, Mode, ProjectRule, Question, READ_ONLY_NOTE, Remember, Remembered};
 use crate::safety::command::{CommandAssessment, Risk, is_secret_reason};
 
@@ -109,10 +109,7 @@ pub(super) fn decide_command(mode: Mode, c: &CommandEffect, remembered: &Remembe
         return Decision::Allow(grant);
     }
     let remember = match a.unresolved.is_empty() && !beyond_network && !a.rule_targets.is_empty() {
-        true => Remember::Patterns {
-            patterns: a.rule_patterns(),
-            network: c.needs_network() && !c.network_open,
-        },
+        true => Remember::Patterns(remembered_rules(c)),
         false => Remember::Exact,
     };
     Decision::Ask(Question {
@@ -120,6 +117,23 @@ pub(super) fn decide_command(mode: Mode, c: &CommandEffect, remembered: &Remembe
         grant,
         remember,
     })
+}
+
+/// The prefix rules "always" would save: one per distinct pattern, with the network for the
+/// commands that need it (all of them when the model asked for it).
+fn remembered_rules(c: &CommandEffect) -> Vec<PrefixRule> {
+    let mut rules: Vec<PrefixRule> = Vec::new();
+    for target in &c.assessment.rule_targets {
+        let network = (target.network.is_some() || c.network_requested) && !c.network_open;
+        match rules.iter_mut().find(|r| r.pattern == target.pattern) {
+            Some(rule) => rule.network |= network,
+            None => rules.push(PrefixRule {
+                pattern: target.pattern.clone(),
+                network,
+            }),
+        }
+    }
+    rules
 }
 
 /// What asks in every mode but yolo, whatever the containment.

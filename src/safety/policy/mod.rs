@@ -21,8 +21,6 @@ pub use command::{CommandEffect, Containment};
 pub use concern::{Concern, Promise, describe};
 pub use rules::{PrefixRule, RuleKey, exact_key};
 
-use crate::safety::command::RulePattern;
-
 /// How much the agent may do without asking. Ids match Hermes for the first three.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Mode {
@@ -130,8 +128,9 @@ pub struct Grant {
 pub enum Remember {
     /// The exact command text (and its flags).
     Exact,
-    /// These patterns (`cargo test …`), granting the network when the question was about it.
-    Patterns { patterns: Vec<RulePattern>, network: bool },
+    /// These prefix rules (`cargo test …`), each granting the network when the question was
+    /// about the network for the commands it names.
+    Patterns(Vec<PrefixRule>),
 }
 
 /// A question for the user.

@@ -238,13 +238,7 @@ fn network_grants_come_from_the_question_a_rule_or_config() {
     };
     assert_eq!(question.reason(), "needs the network (curl)");
     assert!(question.grant.network);
-    assert_eq!(
-        question.remember,
-        Remember::Patterns {
-            patterns: vec![RulePattern::new(words("curl"))],
-            network: true
-        }
-    );
+    assert_eq!(question.remember, Remember::Patterns(vec![rule("curl", true)]));
     // A rule without the network does not cover the network.
     let plain = Remembered {
         rules: vec![rule("curl", false)],
