@@ -9,7 +9,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use crate::support::mock_llm::{self, MockLlm};
-use crate::support::{AgentProcess, PermissionPolicy, TestHome};
+use crate::support::{AgentProcess, PermissionPolicy, TestHome, agent_text};
 
 fn permission_requests(agent: &AgentProcess) -> Vec<&Value> {
     agent
@@ -212,10 +212,7 @@ async fn an_always_rule_for_cargo_test_allows_exactly_what_it_names() {
     );
     assert_eq!(std::fs::read_to_string(project.join("x/keep")).unwrap(), "precious\n");
     let (_, updates) = agent.prompt(&session, "/permissions").await;
-    let listing: String = updates
-        .iter()
-        .filter_map(|u| u["params"]["update"]["content"]["text"].as_str())
-        .collect();
+    let listing = agent_text(&updates);
     assert!(listing.contains("allow: `cargo test …`"), "{listing}");
     assert_eq!(agent.shutdown().await, Some(0));
 }
