@@ -144,7 +144,11 @@ pub async fn gate_command(ctx: &ToolContext, effect: CommandEffect) -> Result<Ap
         rules: prefix_rules(ctx, &effect.assessment, &project),
     };
     let hardline = effect.assessment.risk == Risk::Hardline;
-    let question = match decide(ctx.session.state.mode(), &Effect::Command(effect.clone()), &remembered) {
+    let question = match decide(
+        ctx.session.state.mode(),
+        &Effect::Command(Box::new(effect.clone())),
+        &remembered,
+    ) {
         Decision::Allow(grant) => {
             return Ok(Approval {
                 note: None,

@@ -152,6 +152,77 @@ pub(super) fn option_arg(args: &[Arg], long: &str, short: Option<&str>) -> Optio
     None
 }
 
+/// As [`option_arg`], accepting unambiguous-looking prefixes of the long name (`--out=f` for
+/// `--output`), as `getopt_long` does; at least `--` and three letters.
+pub(super) fn option_arg_prefix(args: &[Arg], long: &str, short: Option<&str>) -> Option<Arg> {
+    let mut it = args.iter().take_while(|w| w.text != "--");
+    while let Some(w) = it.next() {
+        let given = w.text.split_once('=').map_or(w.text.as_str(), |(n, _)| n);
+        let long_match = given.len() >= 5 && given.starts_with("--") && long.starts_with(given);
+        if long_match {
+            return match w.text.split_once('=') {
+                Some((_, v)) => Some(Arg {
+                    text: v.to_owned(),
+                    literal: w.literal,
+                    glob: w.glob,
+                }),
+                None => it.next().cloned(),
+            };
+        }
+        if let Some(s) = short {
+            if w.text == s {
+                return it.next().cloned();
+            }
+            if let Some(v) = w.text.strip_prefix(s).filter(|v| !v.is_empty()) {
+                return Some(Arg {
+                    text: v.to_owned(),
+                    literal: w.literal,
+                    glob: w.glob,
+                });
+            }
+        }
+    }
+    None
+}
+
+/// The value of short option `letter` anywhere in the arguments (GNU tools permute them),
+/// read through bundles: letters in `valued` take the rest of the word or the next word
+/// (`sort -uo f`, `sort -t, -o f`, `-of`).
+pub(super) fn short_value(args: &[Arg], letter: char, valued: &str) -> Option<Arg> {
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        if w.text == "--" {
+            break;
+        }
+        if !w.text.starts_with('-') || w.text.starts_with("--") {
+            continue;
+        }
+        for (j, c) in w.text.char_indices().skip(1) {
+            if !valued.contains(c) {
+                continue;
+            }
+            let rest = &w.text[j + c.len_utf8()..];
+            let value = match rest.is_empty() {
+                true => {
+                    i += 1;
+                    args.get(i - 1).cloned()
+                }
+                false => Some(Arg {
+                    text: rest.to_owned(),
+                    literal: w.literal,
+                    glob: w.glob,
+                }),
+            };
+            if c == letter {
+                return value;
+            }
+            break;
+        }
+    }
+    None
+}
+
 /// Names for reasons: the literal texts, shortened.
 pub(super) fn names(args: &[&Arg]) -> String {
     let mut s: String = args.iter().map(|a| a.text.as_str()).collect::<Vec<_>>().join(" ");

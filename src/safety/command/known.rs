@@ -80,7 +80,7 @@ pub(super) fn builtin(a: &mut Analysis, prog: &str, args: &[Arg]) {
             a.flag(Risk::Unknown, "hash -p makes a name run another program")
         }
         "enable" => a.flag(Risk::Unknown, "enable changes or loads shell builtins"),
-        "fc" if !texts.iter().any(|t| *t == "-l") => a.flag(Risk::Unknown, "fc opens an editor and runs its text"),
+        "fc" if !texts.contains(&"-l") => a.flag(Risk::Unknown, "fc opens an editor and runs its text"),
         "bind" | "complete" | "compopt" if texts.iter().any(|t| t.starts_with("-x") || t.starts_with("-C")) => {
             a.flag(Risk::Unknown, format!("{prog} sets a command to run later"))
         }

@@ -166,8 +166,13 @@ fn copy(a: &mut Analysis, prog: &str, args: &[Arg], depth: usize) {
     let remote_target = operands.last().is_some_and(|t| is_remote(&t.text));
     if prog == "sftp" || prog == "ftp" || remote_target && operands.len() > 1 {
         a.flag(Risk::Destructive, format!("sends files to a remote host ({prog})"));
-    } else if let Some(dest) = operands.last().filter(|_| operands.len() > 1) {
-        a.write(dest, false, prog);
+    } else if let Some(dest) = operands.last().filter(|_| operands.len() > 1)
+        && a.write(dest, false, prog)
+    {
+        a.flag(
+            Risk::Destructive,
+            format!("overwrites existing files: {} ({prog})", dest.text),
+        );
     }
 }
 

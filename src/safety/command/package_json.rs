@@ -82,6 +82,12 @@ const YARN_PNPM_BUILTIN: &[&str] = &[
     "catalog",
 ];
 
+/// bun's own commands (anything else names a script or a file).
+const BUN_BUILTIN: &[&str] = &[
+    "", "test", "x", "repl", "exec", "install", "i", "add", "a", "remove", "rm", "update", "outdated", "link",
+    "unlink", "pm", "build", "init", "create", "upgrade", "publish", "patch", "audit", "info", "why",
+];
+
 /// Whether `prog sub` runs a `package.json` script.
 pub(super) fn is_script_run(prog: &str, sub: &str) -> bool {
     match prog {
@@ -89,7 +95,7 @@ pub(super) fn is_script_run(prog: &str, sub: &str) -> bool {
             sub,
             "run" | "run-script" | "rum" | "urn" | "test" | "t" | "tst" | "start" | "stop" | "restart"
         ),
-        "bun" => sub == "run",
+        "bun" => sub == "run" || !BUN_BUILTIN.contains(&sub),
         _ => matches!(sub, "run" | "test" | "t" | "start") || !YARN_PNPM_BUILTIN.contains(&sub),
     }
 }
@@ -133,7 +139,7 @@ fn package_dir(a: &Analysis, args: &[Arg]) -> Result<PathBuf, String> {
 
 pub(super) fn run(a: &mut Analysis, prog: &str, words: &[Arg], from: usize, depth: usize) {
     let args = &words[from..];
-    let Some(sub_at) = args.iter().position(|w| !w.text.starts_with('-')) else {
+    let Some(sub_at) = super::project::subcommand(args) else {
         return;
     };
     let Some((name, at)) = script_name(args, sub_at) else {

@@ -102,6 +102,9 @@ pub(super) const ALWAYS_READ: &[&str] = &[
     "pidof",
     "pgrep",
     "tsort",
+    "base64",
+    "base32",
+    "basenc",
 ];
 
 fn is_assignment(word: &str) -> bool {
@@ -253,9 +256,17 @@ fn git_reads(args: &[&str]) -> bool {
         "stash" => matches!(sub_args.first(), Some(&"list" | &"show")),
         "worktree" => matches!(sub_args.first(), Some(&"list")),
         "reflog" => sub_args.is_empty() || sub_args.first() == Some(&"show"),
-        "config" => sub_args
-            .iter()
-            .any(|a| matches!(*a, "--get" | "--get-all" | "--get-regexp" | "--list" | "-l")),
+        "config" => {
+            let plain_options = sub_args
+                .iter()
+                .all(|a| !a.starts_with('-') || matches!(*a, "--global" | "--local" | "--show-origin"));
+            let first = positional.first().map(|p| **p);
+            sub_args
+                .iter()
+                .any(|a| matches!(*a, "--get" | "--get-all" | "--get-regexp" | "--list" | "-l"))
+                || matches!(first, Some("get" | "list"))
+                || (positional.len() == 1 && plain_options && !matches!(first, Some("set" | "unset" | "edit")))
+        }
         _ => false,
     }
 }

@@ -139,6 +139,11 @@ pub(super) fn check_args(a: &mut Analysis, prog: &str, args: &[Arg]) {
             .trim_start_matches('@');
         if let Some(reason) = secret_operand(a, text, w, reader) {
             a.flag(Risk::Destructive, reason);
+        } else if let Some((_, path)) = text.rsplit_once(':').filter(|(_, p)| !p.is_empty())
+            && let Some(reason) = secret_operand(a, path, w, false)
+        {
+            // `git show HEAD:.env`, `scp host:.env .`: the path after a revision or host.
+            a.flag(Risk::Destructive, reason);
         }
     }
     if recursive(prog, args) {

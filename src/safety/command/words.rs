@@ -103,7 +103,9 @@ fn push_pieces(pieces: &[WordPieceWithSource], source: &str, home: &Path, cwd: &
             WordPiece::Text(t) => {
                 // Globs, and brace expansion (`{rm,-rf,x}` becomes three words).
                 let brace = t.contains('{') && t.contains('}') && (t.contains(',') || t.contains(".."));
-                if !quoted && (t.contains(['*', '?', '[']) || brace) {
+                // `[` is a glob only with a `]` after it (`[ -d x ]` is the test command).
+                let bracket = t.find('[').is_some_and(|i| t[i + 1..].contains(']'));
+                if !quoted && (t.contains(['*', '?']) || bracket || brace) {
                     out.arg.glob = true;
                 }
                 out.arg.text.push_str(t);

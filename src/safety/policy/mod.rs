@@ -86,7 +86,7 @@ pub enum Effect {
     AgentState,
     /// Writes (or deletes) these files.
     Edit(Vec<EditTarget>),
-    Command(CommandEffect),
+    Command(Box<CommandEffect>),
     /// A tool of an external (MCP) server, described by its annotations.
     External {
         read_only: bool,

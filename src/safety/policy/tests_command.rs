@@ -8,6 +8,13 @@ use super::tests::row;
 use super::*;
 use crate::safety::command::{CommandAssessment, Finding, Risk, RulePattern, RuleTarget};
 
+fn cmd(effect: CommandEffect) -> Effect {
+    Effect::Command(Box::new(effect))
+}
+
+/// A command kind, a tweak of its effect, and the rows expected per setup.
+type Case = (&'static str, Box<dyn Fn(&mut CommandEffect)>, [&'static str; 6]);
+
 fn words(text: &str) -> Vec<String> {
     text.split_whitespace().map(str::to_owned).collect()
 }
@@ -39,7 +46,7 @@ fn assessment(kind: &str) -> CommandAssessment {
         rule_targets: vec![],
         unresolved: vec![],
     };
-    let mut finding = |a: &mut CommandAssessment, risk: Risk, reason: &str| {
+    let finding = |a: &mut CommandAssessment, risk: Risk, reason: &str| {
         a.risk = a.risk.max(risk);
         a.reasons.push(reason.into());
         a.findings.push(Finding {
@@ -123,7 +130,7 @@ fn every_mode_containment_and_undoability() {
     // none+undoable, none. Letters per mode: default, accept_edits, dont_ask, read_only, yolo.
     let contained_only = ["QAARA", "QQQRA", "QQQRA", "QQQRA", "QQQRA", "QQQRA"];
     let always_asks = ["QQQRA"; 6];
-    let table: Vec<(&str, Box<dyn Fn(&mut CommandEffect)>, [&str; 6])> = vec![
+    let table: Vec<Case> = vec![
         ("ls", Box::new(|_| {}), ["AAAAA"; 6]),
         ("mkdir new", Box::new(|_| {}), ["AAARA"; 6]),
         ("cargo test", Box::new(|_| {}), contained_only),
@@ -146,7 +153,7 @@ fn every_mode_containment_and_undoability() {
         for ((containment, undoable), want) in SETUPS.iter().zip(expected) {
             let mut e = effect(kind, *containment, *undoable);
             tweak(&mut e);
-            let got = row(&Effect::Command(e), &Remembered::default());
+            let got = row(&cmd(e), &Remembered::default());
             if got != *want {
                 wrong.push(format!(
                     "{kind} {containment:?} undoable={undoable}: expected {want}, got {got}"
@@ -171,11 +178,11 @@ fn remembered_rules_cover_what_they_name_and_never_a_danger() {
         ..Default::default()
     };
     let none = effect("cargo test", Containment::None, false);
-    assert_eq!(row(&Effect::Command(none.clone()), &cargo), "AAARA");
+    assert_eq!(row(&cmd(none.clone()), &cargo), "AAARA");
     // The rule names `cargo test`: a `cargo build` is not covered.
     let mut build = none.clone();
     build.assessment.rule_targets = vec![target("cargo build", 2, false, false, false)];
-    assert_eq!(row(&Effect::Command(build), &cargo), "QQQRA");
+    assert_eq!(row(&cmd(build), &cargo), "QQQRA");
     // `cargo test; rm -rf x`: the rule never covers a recognised danger.
     let mut with_rm = none.clone();
     with_rm.assessment.risk = Risk::Destructive;
@@ -184,56 +191,43 @@ fn remembered_rules_cover_what_they_name_and_never_a_danger() {
         reason: "deletes files: x (rm -r)".into(),
     });
     with_rm.assessment.reasons.push("deletes files: x (rm -r)".into());
-    assert_eq!(row(&Effect::Command(with_rm), &cargo), "QQQRA");
+    assert_eq!(row(&cmd(with_rm), &cargo), "QQQRA");
     // What no literal simple command explains is never covered.
     let opaque = effect("eval $X", Containment::None, false);
     let eval = Remembered {
         rules: vec![rule("eval", false)],
         ..Default::default()
     };
-    assert_eq!(row(&Effect::Command(opaque), &eval), "QQQRA");
+    assert_eq!(row(&cmd(opaque), &eval), "QQQRA");
     // Nor a sensitive write or running unsandboxed.
     let hook = effect("echo > hook", Containment::Full, true);
     let echo = Remembered {
         rules: vec![rule("echo", false)],
         ..Default::default()
     };
-    assert_eq!(row(&Effect::Command(hook), &echo), "QQQRA");
+    assert_eq!(row(&cmd(hook), &echo), "QQQRA");
     // An exact rule covers its command, dangers included; hardline never.
     let exact = Remembered {
         session_command: true,
         ..Default::default()
     };
     assert_eq!(
-        row(&Effect::Command(effect("rm -rf dir", Containment::None, false)), &exact),
+        row(&cmd(effect("rm -rf dir", Containment::None, false)), &exact),
         "AAARA"
     );
-    assert_eq!(
-        row(&Effect::Command(effect("hardline", Containment::Full, true)), &exact),
-        "RRRRR"
-    );
+    assert_eq!(row(&cmd(effect("hardline", Containment::Full, true)), &exact), "RRRRR");
     let deny = Remembered {
         project_command: Some(ProjectRule::Deny),
         ..Default::default()
     };
-    assert_eq!(
-        row(&Effect::Command(effect("mkdir new", Containment::Full, true)), &deny),
-        "RRRRR"
-    );
-    assert_eq!(
-        row(&Effect::Command(effect("ls", Containment::Full, true)), &deny),
-        "RRRAR"
-    );
+    assert_eq!(row(&cmd(effect("mkdir new", Containment::Full, true)), &deny), "RRRRR");
+    assert_eq!(row(&cmd(effect("ls", Containment::Full, true)), &deny), "RRRAR");
 }
 
 #[test]
 fn network_grants_come_from_the_question_a_rule_or_config() {
     let curl = effect("curl", Containment::Full, true);
-    let Decision::Ask(question) = decide(
-        Mode::AcceptEdits,
-        &Effect::Command(curl.clone()),
-        &Remembered::default(),
-    ) else {
+    let Decision::Ask(question) = decide(Mode::AcceptEdits, &cmd(curl.clone()), &Remembered::default()) else {
         panic!("curl asks for the network");
     };
     assert_eq!(question.reason(), "needs the network (curl)");
@@ -245,7 +239,7 @@ fn network_grants_come_from_the_question_a_rule_or_config() {
         ..Default::default()
     };
     assert!(matches!(
-        decide(Mode::Default, &Effect::Command(curl.clone()), &plain),
+        decide(Mode::Default, &cmd(curl.clone()), &plain),
         Decision::Ask(_)
     ));
     let with_network = Remembered {
@@ -253,7 +247,7 @@ fn network_grants_come_from_the_question_a_rule_or_config() {
         ..Default::default()
     };
     assert_eq!(
-        decide(Mode::Default, &Effect::Command(curl.clone()), &with_network),
+        decide(Mode::Default, &cmd(curl.clone()), &with_network),
         Decision::Allow(Grant {
             network: true,
             sensitive_writes: false
@@ -268,7 +262,7 @@ fn network_grants_come_from_the_question_a_rule_or_config() {
         ..Default::default()
     };
     assert_eq!(
-        decide(Mode::Default, &Effect::Command(build.clone()), &rules),
+        decide(Mode::Default, &cmd(build.clone()), &rules),
         Decision::Allow(Grant {
             network: true,
             sensitive_writes: false
@@ -276,13 +270,13 @@ fn network_grants_come_from_the_question_a_rule_or_config() {
     );
     // Asked for by the model: covered only by a network rule for every simple command.
     build.network_requested = true;
-    assert_eq!(row(&Effect::Command(build.clone()), &Remembered::default()), "QQQRA");
-    assert_eq!(row(&Effect::Command(build), &rules), "AAARA");
+    assert_eq!(row(&cmd(build.clone()), &Remembered::default()), "QQQRA");
+    assert_eq!(row(&cmd(build), &rules), "AAARA");
     // Config opens the network for everything.
     let mut open = curl;
     open.network_open = true;
     assert_eq!(
-        decide(Mode::Default, &Effect::Command(open), &Remembered::default()),
+        decide(Mode::Default, &cmd(open), &Remembered::default()),
         Decision::Allow(Grant {
             network: true,
             sensitive_writes: false
@@ -293,7 +287,7 @@ fn network_grants_come_from_the_question_a_rule_or_config() {
 #[test]
 fn sensitive_writes_are_granted_only_where_a_question_named_them() {
     let hook = effect("echo > hook", Containment::Full, true);
-    let Decision::Ask(question) = decide(Mode::DontAsk, &Effect::Command(hook.clone()), &Remembered::default()) else {
+    let Decision::Ask(question) = decide(Mode::DontAsk, &cmd(hook.clone()), &Remembered::default()) else {
         panic!("a hook write asks");
     };
     assert!(question.grant.sensitive_writes);
@@ -305,13 +299,13 @@ fn sensitive_writes_are_granted_only_where_a_question_named_them() {
     );
     let Decision::Allow(grant) = decide(
         Mode::AcceptEdits,
-        &Effect::Command(effect("cargo test", Containment::Full, true)),
+        &cmd(effect("cargo test", Containment::Full, true)),
         &Remembered::default(),
     ) else {
         panic!("contained and undoable runs");
     };
     assert_eq!(grant, Grant::default());
-    let Decision::Allow(grant) = decide(Mode::Yolo, &Effect::Command(hook), &Remembered::default()) else {
+    let Decision::Allow(grant) = decide(Mode::Yolo, &cmd(hook), &Remembered::default()) else {
         panic!("yolo runs it");
     };
     assert!(grant.sensitive_writes);
@@ -321,7 +315,7 @@ fn sensitive_writes_are_granted_only_where_a_question_named_them() {
 fn questions_say_which_promise_they_are_about() {
     let reason = |kind: &str, mode: Mode, containment: Containment, undoable: bool| match decide(
         mode,
-        &Effect::Command(effect(kind, containment, undoable)),
+        &cmd(effect(kind, containment, undoable)),
         &Remembered::default(),
     ) {
         Decision::Ask(q) => q.reason(),

@@ -172,6 +172,15 @@ pub(super) fn judge(a: &mut Analysis, name: &str, rest: &[Arg], repo: &Repo, rea
             format!("unknown git subcommand (an alias or an external git-{name}): {name}"),
         );
     }
+    if rest
+        .iter()
+        .any(|w| w.text.starts_with("ext::") || w.text.starts_with("fd::"))
+    {
+        a.flag(
+            Risk::Unknown,
+            format!("git {name} uses a transport that runs a command (ext::)"),
+        );
+    }
     network(a, name, rest);
     runs_programs(a, name, rest, repo, depth);
     config_writes(a, name, rest, repo, depth);

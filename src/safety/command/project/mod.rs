@@ -42,7 +42,7 @@ const GLOBAL_VALUED: &[&str] = &[
 ];
 
 /// The first word after the options from `from` (its index).
-fn subcommand(args: &[Arg]) -> Option<usize> {
+pub(super) fn subcommand(args: &[Arg]) -> Option<usize> {
     let mut i = 0;
     while let Some(w) = args.get(i) {
         if w.text == "--" {
@@ -93,6 +93,9 @@ pub(super) fn tool(a: &mut Analysis, prog: &str, words: &[Arg], from: usize, std
                 a.pattern_len(from + sub_at.map_or(1, |i| i + 2));
                 return a.unvetted(&format!("runs a package from the registry ({prog} {sub})"), true);
             }
+            if sub == "config" || sub == "set" {
+                config(a, prog, args);
+            }
             if has_short(args, 'g') || has_long(args, &["--global", "--location=global"]) {
                 a.opaque(&format!(
                     "installs or changes packages globally, outside the project ({prog} -g)"
@@ -115,15 +118,17 @@ pub(super) fn tool(a: &mut Analysis, prog: &str, words: &[Arg], from: usize, std
                 a.flag(Risk::Unknown, format!("runs the cargo plugin cargo-{sub}"));
             }
         }
-        "go" => {
-            if sub == "generate" || has_long(args, &["-toolexec", "--toolexec", "-exec", "--exec"]) {
-                a.flag(
-                    Risk::Unknown,
-                    "go runs programs named in the code or an option (go generate, -exec)",
-                );
-            }
+        "go" if sub == "generate" || has_long(args, &["-toolexec", "--toolexec", "-exec", "--exec"]) => {
+            a.flag(
+                Risk::Unknown,
+                "go runs programs named in the code or an option (go generate, -exec)",
+            );
         }
         "docker" | "podman" => a.flag(Risk::Unknown, format!("{prog} talks to a daemon outside the sandbox")),
+        "deno" if matches!(sub, "run" | "eval" | "x" | "repl" | "serve" | "task" | "test" | "bench") => {
+            a.pattern_len(from + sub_at.map_or(1, |i| i + 2));
+            return a.unvetted(&format!("runs a deno program ({prog} {sub})"), true);
+        }
         "gcc" | "g++" | "cc" | "c++" | "clang" | "clang++" | "ld" | "pandoc" | "rustc" => {
             return tools::compiler(a, prog, args);
         }
@@ -176,4 +181,28 @@ fn removals(a: &mut Analysis, prog: &str, sub: &str, args: &[Arg]) {
         };
         a.flag(Risk::Destructive, reason);
     }
+}
+
+/// `npm config set …` / `npm set …` write the user's `~/.npmrc` (or the project's with
+/// `--location project`), which can name a shell or node options for every later script.
+fn config(a: &mut Analysis, prog: &str, args: &[Arg]) {
+    let writes = args
+        .iter()
+        .any(|w| matches!(w.text.as_str(), "set" | "delete" | "edit" | "rm" | "fix"));
+    if !writes {
+        return;
+    }
+    let project = args
+        .iter()
+        .any(|w| w.text == "--location=project" || w.text == "project");
+    let file = match (prog, project) {
+        ("yarn", _) => a.cx.home.join(".yarnrc"),
+        (_, true) => a.cwd().join(".npmrc"),
+        _ => a.cx.home.join(".npmrc"),
+    };
+    a.write(
+        &Arg::literal(&file.display().to_string()),
+        false,
+        &format!("{prog} config"),
+    );
 }

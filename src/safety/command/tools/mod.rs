@@ -8,7 +8,7 @@
 
 mod editors;
 
-use super::classify::{has_long, has_short, option_arg, positional};
+use super::classify::{has_long, has_short, option_arg, option_arg_prefix, positional, short_value};
 use super::options::has_long_prefix;
 use super::walk::{Analysis, Stdin};
 use super::words::Arg;
@@ -144,10 +144,8 @@ pub(super) fn tool(a: &mut Analysis, prog: &str, words: &[Arg], stdin: Stdin, de
                 );
             }
         }
-        "bat" | "batcat" => {
-            if has_long_prefix(args, &["--pager"]) {
-                a.flag(Risk::Unknown, "bat runs a pager named by --pager");
-            }
+        "bat" | "batcat" if has_long_prefix(args, &["--pager"]) => {
+            a.flag(Risk::Unknown, "bat runs a pager named by --pager")
         }
         "man" => {
             let runs = args
@@ -162,21 +160,21 @@ pub(super) fn tool(a: &mut Analysis, prog: &str, words: &[Arg], stdin: Stdin, de
             Risk::Unknown,
             format!("talks to a {prog} server outside the sandbox (its commands run there)"),
         ),
-        "rg" => {
-            if has_long_prefix(args, &["--pre", "--hostname-bin"]) {
-                a.flag(Risk::Unknown, "rg runs a preprocessor program (--pre)");
-            }
+        "rg" if has_long_prefix(args, &["--pre", "--hostname-bin"]) => {
+            a.flag(Risk::Unknown, "rg runs a preprocessor program (--pre)")
         }
         "sort" | "shuf" | "iconv" | "tree" => {
             if has_long_prefix(args, &["--compress-program"]) {
                 a.flag(Risk::Unknown, "sort runs a compression program (--compress-program)");
             }
-            let short = if prog == "tree" || prog == "iconv" || prog == "shuf" || prog == "sort" {
-                Some("-o")
-            } else {
-                None
+            let valued = match prog {
+                "sort" => "ktoST",
+                "shuf" => "ino",
+                "iconv" => "fto",
+                _ => "LPIo",
             };
-            if let Some(out) = option_arg(args, "--output", short) {
+            let out = short_value(args, 'o', valued).or_else(|| option_arg_prefix(args, "--output", None));
+            if let Some(out) = out {
                 a.write(&out, true, &format!("{prog} -o"));
             }
         }
@@ -205,7 +203,7 @@ pub(super) fn tool(a: &mut Analysis, prog: &str, words: &[Arg], stdin: Stdin, de
         {
             a.unvetted("sets the system clock (date -s)", false)
         }
-        "hostname" if positional(args, &["-F", "--file"]).first().is_some() || has_short(args, 'F') => {
+        "hostname" if !positional(args, &["-F", "--file"]).is_empty() || has_short(args, 'F') => {
             a.unvetted("sets the host name", false)
         }
         "patch" => {
@@ -256,13 +254,12 @@ pub(super) fn tool(a: &mut Analysis, prog: &str, words: &[Arg], stdin: Stdin, de
             }
         }
         "split" | "csplit" => a.unvetted(&format!("writes files the analysis cannot name ({prog})"), false),
-        "ps" => {
-            // BSD-style `ps e`/`ps auxe` prints each process's environment.
-            if args.iter().any(|w| !w.text.starts_with('-') && w.text.contains('e'))
-                || args.iter().any(|w| w.text == "-E")
-            {
-                a.flag(Risk::Destructive, secrets::PRINTS_ENV);
-            }
+        // BSD-style `ps e`/`ps auxe` prints each process's environment.
+        "ps" if args
+            .iter()
+            .any(|w| (!w.text.starts_with('-') && w.text.contains('e')) || w.text == "-E") =>
+        {
+            a.flag(Risk::Destructive, secrets::PRINTS_ENV)
         }
         // `fd`/`fdfind` without `-x`, `file`, `date`, `hostname`: they only read.
         _ => {}

@@ -227,7 +227,21 @@ pub(super) fn xargs(a: &mut Analysis, args: &[Arg], depth: usize) {
     if rest.is_empty() {
         return; // echoes its input
     }
-    inner(a, rest, "<arguments from stdin>", Stdin::Inherited, depth);
+    // `-I R` / `-i[R]` / `--replace[=R]`: every word holding R gets stdin text spliced in.
+    let replace = p
+        .value("-I")
+        .or(p.value("-i"))
+        .or(p.value("--replace"))
+        .map(|r| r.text.clone())
+        .or_else(|| (p.has("-i") || p.has("--replace")).then(|| "{}".to_owned()));
+    let words: Vec<Arg> = rest
+        .iter()
+        .map(|w| match &replace {
+            Some(r) if !r.is_empty() && w.text.contains(r.as_str()) => placeholder(&w.text),
+            _ => w.clone(),
+        })
+        .collect();
+    inner(a, &words, "<arguments from stdin>", Stdin::Inherited, depth);
 }
 
 /// Runs `words` plus an argument only known at run time, as a command of its own.
