@@ -68,7 +68,7 @@ fn dispatch(a: &mut Analysis, prog: &str, words: &[Arg], stdin: Stdin, depth: us
             env::declaration(a, prog, args, depth);
         }
         p if project::is_tool(p) => project::tool(a, prog, words, 1, stdin, depth),
-        p if tools::is_tool(p) => tools::tool(a, prog, words, stdin, depth),
+        p if tools::is_tool(p) => tools::tool(a, prog, words, stdin),
         p if ALWAYS_READ.contains(&p) => {}
         p if known::BUILTINS.contains(&p) => known::builtin(a, prog, args),
         _ => return false,

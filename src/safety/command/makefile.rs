@@ -172,8 +172,8 @@ impl Makefile {
                 mf.assign(name, op, value, conditional > 0);
                 continue;
             }
-            if let Some(name) = trimmed.strip_prefix("export ").or(trimmed.strip_prefix("override ")) {
-                let _ = name;
+            // `export NAME` / `override NAME` without a value change no recipe text.
+            if trimmed.starts_with("export ") || trimmed.starts_with("override ") {
                 continue;
             }
             match trimmed.find(':') {
@@ -269,7 +269,7 @@ impl Makefile {
         }
         let mut out = String::with_capacity(text.len());
         let mut chars = text.char_indices().peekable();
-        while let Some((i, c)) = chars.next() {
+        while let Some((_, c)) = chars.next() {
             if c != '$' {
                 out.push(c);
                 continue;
@@ -295,7 +295,6 @@ impl Makefile {
                 }
                 _ => out.push_str(&self.automatic(next, auto).unwrap_or_else(|| UNRESOLVED.to_owned())),
             }
-            let _ = i;
         }
         out
     }

@@ -170,7 +170,7 @@ fn run_file(a: &mut Analysis, file: &Arg, shell: &str, depth: usize, sourced: bo
 
 /// A program named by a path (`./x.sh`, `scripts/build`, `/tmp/tool`): a shell script (by its
 /// shebang, or none) is analysed by content; anything else is unknown.
-pub(super) fn by_path(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) {
+pub(super) fn by_path(a: &mut Analysis, words: &[Arg], depth: usize) {
     let text = words[0].text.clone();
     a.program_words(words, 1);
     let path = a.resolve(&text);
@@ -192,7 +192,6 @@ pub(super) fn by_path(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usiz
             a.script(&content, depth + 1);
         }
     }
-    let _ = stdin;
 }
 
 /// The program of a `#!` line (`/usr/bin/env -S bash -e` is `bash`); `None` without one.

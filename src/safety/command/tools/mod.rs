@@ -79,9 +79,8 @@ pub(super) fn is_tool(prog: &str) -> bool {
     TOOLS.contains(&prog)
 }
 
-pub(super) fn tool(a: &mut Analysis, prog: &str, words: &[Arg], stdin: Stdin, depth: usize) {
+pub(super) fn tool(a: &mut Analysis, prog: &str, words: &[Arg], stdin: Stdin) {
     let args = &words[1..];
-    let _ = (stdin, depth);
     match prog {
         "sqlite3" => sqlite(a, args, stdin),
         "gdb" | "lldb" => {

@@ -83,7 +83,7 @@ pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) 
         }
         if name.contains('/') && !system_program(name) {
             a.program_seen(name);
-            return scripts::by_path(a, words, stdin, depth);
+            return scripts::by_path(a, words, depth);
         }
         let prog = basename(name);
         a.program_seen(prog);

@@ -3,6 +3,7 @@
 
 mod approvals;
 mod background;
+mod grants;
 
 use std::path::Path;
 use std::sync::Arc;
