@@ -253,6 +253,19 @@ impl<'a> Analysis<'a> {
             return false;
         }
         self.read_only = false;
+        if target.glob {
+            // A pattern names whatever matches it when the command runs: maybe existing files.
+            let path = self.resolve(text);
+            if let Some(why) = sensitive_reason(&path, self.cx.sensitive) {
+                self.sensitive.push((path, why));
+            }
+            let reason = format!("writes to files a pattern names: {text} ({how})");
+            match truncates {
+                true => self.flag(Risk::Unknown, reason),
+                false => self.frames.not_harmless(&reason),
+            }
+            return false;
+        }
         if paths::is_network_device(text) {
             self.network(format!("writes to {text}"));
             self.flag(Risk::Destructive, format!("sends data to the network: {text} ({how})"));

@@ -43,6 +43,19 @@ pub(super) fn copy(a: &mut Analysis, prog: &str, args: &[Arg]) {
         "ln" => has_short(args, 'f') || has_long(args, &["--force"]),
         _ => !no_clobber,
     };
+    if target_dir.is_none() && operands.last().is_some_and(|last| last.glob) {
+        // `cp *.txt`: the last file the pattern matches is the destination.
+        a.flag(
+            Risk::Unknown,
+            format!("{prog} onto a destination a pattern names: {}", names(&operands)),
+        );
+        return;
+    }
+    if prog == "cp" && (has_short(args, 's') || has_short(args, 'l') || has_long(args, &["--symbolic-link", "--link"]))
+    {
+        // A link can point anywhere: reading or writing through it later leaves the roots.
+        a.unvetted("creates links (cp -s/-l)", false);
+    }
     let (dest, sources): (Arg, Vec<&Arg>) = match (&target_dir, operands.split_last()) {
         (Some(dir), _) => (dir_arg(args, dir), operands.clone()),
         (None, Some((last, rest))) if !rest.is_empty() || prog == "ln" => ((*last).clone(), rest.to_vec()),

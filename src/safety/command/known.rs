@@ -60,7 +60,6 @@ pub(super) const BUILTINS: &[&str] = &[
     "lscpu",
     "nproc",
     "bc",
-    "dc",
 ];
 
 pub(super) fn builtin(a: &mut Analysis, prog: &str, args: &[Arg]) {
@@ -80,6 +79,13 @@ pub(super) fn builtin(a: &mut Analysis, prog: &str, args: &[Arg]) {
             a.flag(Risk::Unknown, "hash -p makes a name run another program")
         }
         "enable" => a.flag(Risk::Unknown, "enable changes or loads shell builtins"),
+        // Array subscripts in arithmetic are expanded: `let 'x=a[$(cmd)]'` runs cmd.
+        "let" if texts.iter().any(|t| t.contains("$(") || t.contains('`')) => {
+            a.flag(Risk::Unknown, "substitution inside let arithmetic")
+        }
+        "mapfile" | "readarray" if texts.iter().any(|t| t.starts_with("-C")) => {
+            a.flag(Risk::Unknown, format!("{prog} -C runs a callback command"))
+        }
         "fc" if !texts.contains(&"-l") => a.flag(Risk::Unknown, "fc opens an editor and runs its text"),
         "bind" | "complete" | "compopt" if texts.iter().any(|t| t.starts_with("-x") || t.starts_with("-C")) => {
             a.flag(Risk::Unknown, format!("{prog} sets a command to run later"))

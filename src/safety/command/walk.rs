@@ -193,7 +193,13 @@ impl Analysis<'_> {
         let mut push_items = |this: &mut Self, item: &CommandPrefixOrSuffixItem, prefix: bool, words: &mut Vec<Arg>| {
             match item {
                 CommandPrefixOrSuffixItem::IoRedirect(r) => this.redirect(r, depth, &mut stdin),
-                CommandPrefixOrSuffixItem::Word(w) => words.push(this.word(w, depth)),
+                CommandPrefixOrSuffixItem::Word(w) => {
+                    let arg = this.word(w, depth);
+                    match arg.glob && arg.text.contains('{') {
+                        true => words.extend(super::words::brace_expand(&arg)),
+                        false => words.push(arg),
+                    }
+                }
                 CommandPrefixOrSuffixItem::AssignmentWord(_, w) => {
                     let arg = this.word(w, depth);
                     if prefix {

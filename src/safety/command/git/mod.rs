@@ -56,15 +56,9 @@ pub(super) fn git(a: &mut Analysis, words: &[Arg], depth: usize) {
                 None => return a.flag(Risk::Unknown, "git -c without a setting"),
             },
             "--git-dir" | "--work-tree" => {
-                let inside = value()
-                    .and_then(|d| d.lit().map(|d| super::paths::resolve(d, &repo.dir, a.cx.home)))
-                    .is_some_and(|d| a.inside(&d));
-                if !inside {
-                    a.flag(
-                        Risk::Unknown,
-                        format!("git uses a repository outside the project ({name})"),
-                    );
-                }
+                // Another repository brings its own config (fsmonitor, pager, hooks) to run.
+                value();
+                a.flag(Risk::Unknown, format!("git uses a repository named by {name}"));
             }
             "--namespace" | "--super-prefix" | "--attr-source" | "--list-cmds" => {
                 value();
