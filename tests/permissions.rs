@@ -1,5 +1,6 @@
 //! Containment first, recognition second, through the real binary: `default` asks for what is
-//! not known to be harmless (an unknown script, a fresh Makefile's recipes); a shell script
+//! not known to be harmless (an unknown script, a fresh Makefile's recipes, project commands)
+//! and the modes that accept edits run it contained and undoable; a shell script
 //! with a recognised danger inside asks even in `accept_edits`; without containment
 //! (`HERMES_ACP_SANDBOX=unavailable`) `accept_edits` falls back to allowlist semantics; and an
 //! "always in this project" rule for `cargo test …` allows exactly what it names.
@@ -96,6 +97,44 @@ async fn default_mode_asks_for_an_unknown_script_and_a_fresh_makefile() {
     assert!(!project.join("from-python.txt").exists());
     assert!(!project.join("made.txt").exists());
     assert!(project.join("new-file").exists(), "a harmless command just runs");
+    assert_eq!(agent.shutdown().await, Some(0));
+}
+
+/// Project commands and scripts: `default` asks once for each; contained and undoable, the
+/// modes that accept edits run them without a click.
+const PROJECT: &[&str] = &[
+    "cargo build --offline --manifest-path none/Cargo.toml 2>/dev/null; true",
+    "cargo test --offline --manifest-path none/Cargo.toml 2>/dev/null; true",
+    "npm test --prefix none 2>/dev/null; true",
+    "make -C none 2>/dev/null; true",
+    "python3 script.py 2>/dev/null; true",
+    "export X=1 && echo $X",
+];
+
+#[tokio::test]
+async fn project_commands_ask_in_default_and_run_contained_where_edits_are_accepted() {
+    let mock = MockLlm::start().await;
+    let home = TestHome::new(&mock.url());
+    let mut agent = AgentProcess::spawn(home.path(), &[]).await;
+    agent.initialize().await;
+    agent.permission_policy = PermissionPolicy::Select("deny");
+    let session = agent.new_session(&home.cwd()).await;
+    mock.push(terminal_calls("p", PROJECT));
+    mock.push(mock_llm::text(&["asked"]));
+    agent.prompt(&session, "build").await;
+    assert_eq!(asked_commands(&agent), PROJECT);
+    for mode in ["accept_edits", "dont_ask"] {
+        set_mode(&mut agent, &session, mode).await;
+        mock.push(terminal_calls(&format!("{mode}_"), PROJECT));
+        mock.push(mock_llm::text(&["built"]));
+        agent.prompt(&session, "build").await;
+        assert_eq!(
+            asked_commands(&agent).len(),
+            PROJECT.len(),
+            "{mode}: {:#?}",
+            asked_commands(&agent)
+        );
+    }
     assert_eq!(agent.shutdown().await, Some(0));
 }
 

@@ -1,7 +1,7 @@
 //! Safety by construction, tried the way a wrong or hostile model behaves: scripted tool calls
 //! through the mock provider while the editor rejects every permission request. Destructive
 //! and obfuscated commands ask in every mode and never run; harmless everyday commands do not
-//! ask, project commands ask in `default` and run contained in the modes that accept edits;
+//! ask (project commands: `permissions.rs`);
 //! edits through symlinks that leave the project and edits of sensitive files ask even in the
 //! modes that accept edits. HOME is a temp dir (the harness sets it).
 
@@ -220,17 +220,6 @@ const HARMLESS: &[&str] = &[
     "echo done 2>&1 >/dev/null",
 ];
 
-/// Project commands and scripts: `default` asks once for them; contained and undoable, the
-/// modes that accept edits run them without a click.
-const PROJECT: &[&str] = &[
-    "cargo build --offline --manifest-path none/Cargo.toml 2>/dev/null; true",
-    "cargo test --offline --manifest-path none/Cargo.toml 2>/dev/null; true",
-    "npm test --prefix none 2>/dev/null; true",
-    "make -C none 2>/dev/null; true",
-    "python3 script.py 2>/dev/null; true",
-    "export X=1 && echo $X",
-];
-
 #[tokio::test]
 async fn everyday_commands_run_without_asking() {
     let mock = MockLlm::start().await;
@@ -243,35 +232,14 @@ async fn everyday_commands_run_without_asking() {
     mock.push(terminal_calls("e", HARMLESS));
     mock.push(mock_llm::text(&["worked"]));
     agent.prompt(&session, "work").await;
-    let asked = |agent: &AgentProcess| -> Vec<String> {
-        permission_requests(agent)
-            .iter()
-            .map(|r| r["params"]["toolCall"]["rawInput"]["command"].to_string())
-            .collect()
-    };
-    assert!(
-        asked(&agent).is_empty(),
-        "harmless commands asked: {:#?}",
-        asked(&agent)
-    );
+    let asked: Vec<String> = permission_requests(&agent)
+        .iter()
+        .map(|r| r["params"]["toolCall"]["rawInput"]["command"].to_string())
+        .collect();
+    assert!(asked.is_empty(), "harmless commands asked: {asked:#?}");
     let results = tool_results(&mock);
     assert!(home.cwd().join("build").is_dir(), "{results:#?}");
     assert_eq!(std::fs::read_to_string(home.cwd().join("new-file")).unwrap(), "x\n");
-    // Project commands ask in `default`…
-    mock.push(terminal_calls("p", PROJECT));
-    mock.push(mock_llm::text(&["asked"]));
-    agent.prompt(&session, "build").await;
-    assert_eq!(asked(&agent).len(), PROJECT.len(), "{:#?}", asked(&agent));
-    // …and run without a click where they are contained and undoable.
-    for mode in ["accept_edits", "dont_ask"] {
-        agent
-            .request("session/set_mode", json!({"sessionId": session, "modeId": mode}))
-            .await;
-        mock.push(terminal_calls(&format!("{mode}_"), PROJECT));
-        mock.push(mock_llm::text(&["built"]));
-        agent.prompt(&session, "build").await;
-        assert_eq!(asked(&agent).len(), PROJECT.len(), "{mode}: {:#?}", asked(&agent));
-    }
     assert_eq!(agent.shutdown().await, Some(0));
 }
 
