@@ -227,7 +227,16 @@ pub fn is_read_only(command: &str, cx: &CommandContext) -> bool {
 /// `CommandContext::read_file`). `None` for anything else: missing, a directory or device,
 /// larger, or not UTF-8 (a binary program).
 pub fn read_bounded(path: &Path) -> Option<String> {
-    let file = std::fs::File::open(path).ok()?;
+    // Opening a named pipe would wait for a writer: only regular files are opened, and on
+    // Unix without blocking in case one is swapped in between.
+    if !std::fs::metadata(path).ok()?.is_file() {
+        return None;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path).ok()?;
     if !file.metadata().ok()?.is_file() {
         return None;
     }

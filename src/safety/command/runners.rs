@@ -14,6 +14,17 @@ use super::words::Arg;
 /// (its `{}` only known at run time); `find` itself is judged without those parts.
 pub(super) fn find(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) {
     let args = &words[1..];
+    if args
+        .iter()
+        .any(|w| matches!(w.text.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir"))
+    {
+        // The commands read what find finds: the starting points are read recursively.
+        let roots: Vec<&Arg> = args
+            .iter()
+            .take_while(|w| !w.text.starts_with(['-', '(', '!']))
+            .collect();
+        super::secrets::read_directories(a, "find -exec", &roots);
+    }
     let mut own = vec![words[0].clone()];
     let mut i = 0;
     while let Some(w) = args.get(i) {

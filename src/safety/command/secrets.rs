@@ -148,18 +148,23 @@ pub(super) fn check_args(a: &mut Analysis, prog: &str, args: &[Arg]) {
     }
     if recursive(prog, args) {
         let dirs: Vec<&Arg> = positional(args, &["-e", "-f", "-m", "-A", "-B", "-C", "-g", "-t", "-T"]);
-        let here = Arg::literal(".");
-        let dirs = if dirs.is_empty() { vec![&here] } else { dirs };
-        if let Some(dir) = dirs
-            .iter()
-            .filter_map(|d| d.lit())
-            .find(|d| holds_agent_secrets(a, &a.resolve(d)))
-        {
-            a.flag(
-                Risk::Destructive,
-                format!("reads a directory that holds secrets: {dir} ({prog} -r)"),
-            );
-        }
+        read_directories(a, prog, &dirs);
+    }
+}
+
+/// A recursive read of `dirs` (the cwd when none) that reaches the agent's or the user's keys.
+pub(super) fn read_directories(a: &mut Analysis, prog: &str, dirs: &[&Arg]) {
+    let here = Arg::literal(".");
+    let dirs = if dirs.is_empty() { vec![&here] } else { dirs.to_vec() };
+    if let Some(dir) = dirs
+        .iter()
+        .filter_map(|d| d.lit())
+        .find(|d| holds_agent_secrets(a, &a.resolve(d)))
+    {
+        a.flag(
+            Risk::Destructive,
+            format!("reads a directory that holds secrets: {dir} ({prog} -r)"),
+        );
     }
 }
 

@@ -285,6 +285,31 @@ fn network_grants_come_from_the_question_a_rule_or_config() {
 }
 
 #[test]
+fn always_remembers_the_network_only_for_the_commands_that_need_it() {
+    let mut line = effect("cargo test", Containment::Full, true);
+    line.assessment.network = vec!["curl".into()];
+    line.assessment
+        .rule_targets
+        .push(target("curl https://x", 1, true, true, false));
+    let Decision::Ask(question) = decide(Mode::Default, &cmd(line.clone()), &Remembered::default()) else {
+        panic!("asks");
+    };
+    assert_eq!(
+        question.remember,
+        Remember::Patterns(vec![rule("cargo test", false), rule("curl", true)])
+    );
+    // Asked for by the model: every pattern gets the network.
+    line.network_requested = true;
+    let Decision::Ask(question) = decide(Mode::Default, &cmd(line), &Remembered::default()) else {
+        panic!("asks");
+    };
+    assert_eq!(
+        question.remember,
+        Remember::Patterns(vec![rule("cargo test", true), rule("curl", true)])
+    );
+}
+
+#[test]
 fn sensitive_writes_are_granted_only_where_a_question_named_them() {
     let hook = effect("echo > hook", Containment::Full, true);
     let Decision::Ask(question) = decide(Mode::DontAsk, &cmd(hook.clone()), &Remembered::default()) else {

@@ -255,6 +255,8 @@ pub(super) const SECRETS: &[(&str, Risk, &str)] = &[
     ("grep -r KEY ~", D, "H"),
     ("rg --hidden KEY ~/.hermes", D, "H"),
     ("cat /proc/self/environ", D, "H"),
+    ("find ~/.hermes -type f -exec cat {} +", D, "H"),
+    ("find ~ -name '*.yaml' -exec grep -H key {} \\;", D, "H"),
     ("xargs -0 -n1 < /proc/1/environ", D, "H"),
     ("shopt -s dotglob; cat *", D, "H"),
     ("cp ~/.hermes/.env /tmp/x", D, "H"),

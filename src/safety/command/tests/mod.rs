@@ -5,4 +5,5 @@ mod containment;
 mod containment_cases;
 mod containment_cases2;
 mod props;
+mod reading;
 mod table;
