@@ -222,6 +222,13 @@ fn plan(a: &mut Analysis, mf: &mut Makefile, dir: &std::path::Path, goals: Vec<S
             for line in &rule.recipe {
                 let expanded = mf.expand(line, &auto, 0);
                 let command = expanded.trim_start_matches(['@', '-', '+', ' ', '\t']);
+                if command.contains(super::makefile::UNRESOLVED) {
+                    // Still analysed below (what is resolved may be recognised as dangerous).
+                    a.flag(
+                        Risk::Unknown,
+                        format!("a recipe of {target} uses a variable or function the analysis cannot resolve"),
+                    );
+                }
                 if !command.is_empty() {
                     out.push(command.to_owned());
                 }

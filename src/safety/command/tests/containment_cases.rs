@@ -44,6 +44,7 @@ pub(super) const SCRIPTS: &[(&str, Risk, &str)] = &[
     ("make deploy", S, "n"),
     ("make weird", U, "H"),
     ("make sub", S, "h"),
+    ("make version", U, "H"),
     ("make -C sub", S, "h"),
     ("make -j4 build", S, "H"),
     ("make -j 4 clean", D, "H"),

@@ -62,7 +62,8 @@ pub(super) const FILES: &[(&str, &str)] = &[
         "CC = cc\nBUILD := target\n.PHONY: all build test clean lint deploy weird\nall: build\nbuild:\n\tcargo build\n\
          test: build\n\tcargo test\nclean:\n\trm -rf $(BUILD)\nlint:\n\t@echo linting && ls src\n\
          deploy:\n\tcurl -X POST https://example.com/deploy\nweird:\n\t$(shell echo hi) && $(CC) -o app main.c\n\
-         sub:\n\t$(MAKE) -C sub\n",
+         sub:\n\t$(MAKE) -C sub\n\
+         version:\n\techo $(VERSION)\n",
     ),
     ("sub/Makefile", "all:\n\tls\n"),
     (
