@@ -98,9 +98,13 @@ pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) 
                 a.carrier();
                 return runners::su(a, args, depth);
             }
-            "pkexec" | "run0" => {
-                a.flag(Risk::Unknown, format!("runs as another user ({prog})"));
-                return;
+            "run0" => return a.flag(Risk::Unknown, "runs as another user through systemd (run0)"),
+            "pkexec" => {
+                a.flag(Risk::Unknown, "runs as another user (pkexec)");
+                match after(a, prog, args, &t::PKEXEC, 0) {
+                    Some(rest) => rest,
+                    None => return,
+                }
             }
             "env" => match env_command(a, args, depth) {
                 Some(rest) => rest,
@@ -108,9 +112,11 @@ pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) 
             },
             "nice" => {
                 // `nice -10 cmd`: an adjustment spelled like an option.
-                let numeric = args
-                    .first()
-                    .is_some_and(|w| w.text.len() > 1 && w.text[1..].chars().all(|c| c.is_ascii_digit()));
+                let numeric = args.first().is_some_and(|w| {
+                    w.text
+                        .strip_prefix('-')
+                        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+                });
                 let args = if numeric { &args[1..] } else { args };
                 match after(a, prog, args, &t::NICE, 0) {
                     Some(rest) => rest,

@@ -40,6 +40,7 @@ pub(super) const SUDO: Table = Table::new("AbEeHiKklnPSsVv", "CDghpRrtTUu").long
     &["--preserve-env"],
 );
 pub(super) const DOAS: Table = Table::new("nsL", "Cu");
+pub(super) const PKEXEC: Table = Table::new("", "").long(&["--disable-internal-agent", "--keep-cwd"], &["--user"], &[]);
 pub(super) const ENV: Table = Table::new("i0v", "uCS").long(
     &["--ignore-environment", "--null", "--debug", "--list-signal-handling"],
     &["--unset", "--chdir", "--split-string"],
