@@ -48,6 +48,11 @@ mod long_sessions;
 mod mcp;
 /// Bounded property tests: the untrusted-text parsers never panic.
 mod parser_props;
+/// Containment first, recognition second: what `default` asks, scripts with dangers inside,
+/// the no-containment fallback, and prefix rules that allow exactly what they name.
+// Unix only: file modes.
+#[cfg(unix)]
+mod permissions;
 /// Streaming prompts, cancel, provider failures and retries.
 mod prompting;
 /// Handshake, malformed input, unknown methods and ids, stdout hygiene.

@@ -224,6 +224,9 @@ const NOT_TOOL_KNOWLEDGE: &[(&str, &str)] = &[
     ("src/acp/options.rs", "mode"),
     // A JSON-RPC error object's `code` (execute_code's argument has the same name).
     ("src/acp/wire/validate.rs", "code"),
+    // The `patch` program and yarn's `patch` command in the command analysis, not the tool.
+    ("src/safety/command/tools/mod.rs", "patch"),
+    ("src/safety/command/package_json.rs", "patch"),
 ];
 
 /// A tool owns its identity: no tool name as a string literal outside `src/tools/` (anywhere,

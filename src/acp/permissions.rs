@@ -124,7 +124,9 @@ impl Approver for AcpApprover {
                     command,
                     reason,
                     unsandboxed,
-                } => questions::command(&self.asker, &command, &reason, unsandboxed, shown),
+                    remember_patterns,
+                    ..
+                } => questions::command(&self.asker, &command, &reason, unsandboxed, &remember_patterns, shown),
                 ApprovalRequest::Edit {
                     real_path,
                     reason,

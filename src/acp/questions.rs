@@ -69,8 +69,21 @@ impl Asker {
 }
 
 /// A shell command that needs the user's click: ``Run `rm -rf build` — deletes files: build``.
-pub fn command(asker: &Asker, command: &str, reason: &str, unsandboxed: bool, raw_input: Value) -> Question {
+/// A command that needs the user's click. `remember` are the rule patterns (`cargo test …`)
+/// "for this session" would keep (empty: the exact command).
+pub fn command(
+    asker: &Asker,
+    command: &str,
+    reason: &str,
+    unsandboxed: bool,
+    remember: &[String],
+    raw_input: Value,
+) -> Question {
     let shown = code_span(&first_line(command, TITLE_COMMAND_MAX));
+    let kept = match remember {
+        [] => shown.clone(),
+        patterns => patterns.iter().map(|p| code_span(p)).collect::<Vec<_>>().join(", "),
+    };
     let sandbox = if unsandboxed { " without the sandbox" } else { "" };
     let title = format!(
         "Run {shown}{sandbox} \u{2014} {}{}",
@@ -87,7 +100,7 @@ pub fn command(asker: &Asker, command: &str, reason: &str, unsandboxed: bool, ra
         PermissionOption::new(ALLOW_ONCE, "Allow once", PermissionOptionKind::AllowOnce),
         PermissionOption::new(
             ALLOW_SESSION,
-            format!("Allow {shown}{sandbox} for this session"),
+            format!("Allow {kept}{sandbox} for this session"),
             PermissionOptionKind::AllowAlways,
         ),
         PermissionOption::new(DENY, "Deny", PermissionOptionKind::RejectOnce),
@@ -180,6 +193,7 @@ mod tests {
             "rm -rf build",
             "deletes files: build",
             false,
+            &[],
             json!({}),
         );
         assert_eq!(title(&q), "Run `rm -rf build` \u{2014} deletes files: build");
@@ -196,11 +210,21 @@ mod tests {
         let sub = Asker {
             subagent_goal: Some("fix the tests".into()),
         };
-        let q = command(&sub, "make\nmake install", "unknown program", true, json!({}));
+        let patterns = ["make …".to_string()];
+        let q = command(
+            &sub,
+            "make\nmake install",
+            "unknown program",
+            true,
+            &patterns,
+            json!({}),
+        );
         assert_eq!(
             title(&q),
             "Run `make …` without the sandbox \u{2014} unknown program (subagent \u{201c}fix the tests\u{201d})"
         );
+        // "For this session" names the rule it keeps.
+        assert_eq!(q.options[1].name, "Allow `make …` without the sandbox for this session");
     }
 
     #[test]

@@ -58,7 +58,7 @@ const HOME_FILES: [(&str, &str); 7] = [
 ];
 
 /// Project files that make an editor, a tool or a shell run code the next time they open.
-const PROJECT_FILES: [(&str, &str); 8] = [
+const PROJECT_FILES: [(&str, &str); 16] = [
     (".vscode/tasks.json", "editor tasks run code"),
     (".vscode/settings.json", "editor configuration that runs code"),
     (".vscode/launch.json", "editor launch configuration runs code"),
@@ -67,7 +67,25 @@ const PROJECT_FILES: [(&str, &str); 8] = [
     (".claude/settings.json", "agent configuration that runs code"),
     (".cargo/config.toml", "cargo configuration can run programs"),
     (".cargo/config", "cargo configuration can run programs"),
+    (".claude/settings.local.json", "agent configuration that runs code"),
+    (".mcp.json", "agent configuration that starts MCP servers"),
+    (
+        ".devcontainer/devcontainer.json",
+        "devcontainer configuration runs commands",
+    ),
+    (".devcontainer.json", "devcontainer configuration runs commands"),
+    (
+        ".npmrc",
+        "package manager configuration can name a shell or node options",
+    ),
+    (".yarnrc", "package manager configuration can run programs"),
+    (".yarnrc.yml", "package manager configuration can run programs"),
+    (".pre-commit-config.yaml", "hooks run on commit"),
 ];
+
+/// Project directories whose files git runs as hooks once `core.hooksPath` points at them
+/// (husky and the common hand-made names).
+const HOOK_DIRS: [&str; 3] = [".husky", ".githooks", ".git-hooks"];
 
 /// Names that are secrets wherever they are.
 const SECRET_NAMES: [&str; 7] = [
@@ -109,6 +127,13 @@ pub fn sensitive_reason(real: &Path, roots: &SensitiveRoots) -> Option<String> {
         if let Some((_, why)) = HOME_FILES.iter().find(|(file, _)| rel == Path::new(file)) {
             return Some((*why).into());
         }
+    }
+    if let Some(dir) = real
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .find(|c| HOOK_DIRS.contains(&c.as_ref()))
+    {
+        return Some(format!("git hook directory ({dir}: hooks run on commit, checkout…)"));
     }
     PROJECT_FILES
         .iter()
@@ -161,6 +186,11 @@ mod tests {
             "/p/.envrc",
             "/p/.vscode/tasks.json",
             "/p/.cargo/config.toml",
+            "/p/.husky/pre-commit",
+            "/p/.githooks/post-checkout",
+            "/p/.npmrc",
+            "/p/.mcp.json",
+            "/p/.devcontainer/devcontainer.json",
         ];
         let unflagged: Vec<_> = sensitive
             .iter()

@@ -7,16 +7,26 @@ use std::path::PathBuf;
 use futures::future::BoxFuture;
 use serde_json::Value;
 
+use crate::safety::policy::Concern;
+
 /// What a tool wants to do, after the policy decided it needs the user's click.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ApprovalRequest {
     /// A shell command.
     Command {
         command: String,
-        /// Why it needs approval (what the analysis found), shown on the card.
+        /// Why it needs approval: the concerns as one line, shown on the card.
         reason: String,
         /// It would run without the OS sandbox.
         unsandboxed: bool,
+        /// Why it needs approval, structured: each concern names the promise it is about and
+        /// displays as the card's words ("needs the network (curl)", "cannot be undone").
+        concerns: Vec<Concern>,
+        /// What "for this session" / "always in this project" would remember: these rule
+        /// patterns (`cargo test …`), or, when empty, the exact command.
+        remember_patterns: Vec<String>,
+        /// Approving lets the command use the network.
+        network: bool,
     },
     /// A file edit, with whole-file texts for the diff.
     Edit {
@@ -42,7 +52,17 @@ impl ApprovalRequest {
                 command,
                 reason,
                 unsandboxed,
-            } => serde_json::json!({"command": command, "reason": reason, "unsandboxed": unsandboxed}),
+                concerns,
+                remember_patterns,
+                network,
+            } => serde_json::json!({
+                "command": command,
+                "reason": reason,
+                "unsandboxed": unsandboxed,
+                "concerns": concerns.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                "remember": remember_patterns,
+                "network": network,
+            }),
             ApprovalRequest::Edit {
                 tool,
                 path,

@@ -78,7 +78,12 @@ async fn a_command_an_edit_and_a_v4a_patch_ask_questions_that_stand_alone() {
             "rawInput": {
               "command": "rm -rf build",
               "reason": "deletes files: build (rm -r)",
-              "unsandboxed": false
+              "unsandboxed": false,
+              "concerns": [
+                "deletes files: build (rm -r)"
+              ],
+              "remember": [],
+              "network": false
             }
           },
           "options": [

@@ -93,7 +93,12 @@ async fn an_mcp_call_and_a_subagents_command_read_as_phrases() {
             "rawInput": {
               "command": "rm -rf build",
               "reason": "deletes files: build (rm -r)",
-              "unsandboxed": false
+              "unsandboxed": false,
+              "concerns": [
+                "deletes files: build (rm -r)"
+              ],
+              "remember": [],
+              "network": false
             }
           },
           "options": [

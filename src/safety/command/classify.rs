@@ -1,108 +1,79 @@
 //! One program's effect: dispatch by (literal, decoded) program name to the per-area rules,
-//! plus the small option helpers they share. Programs we know nothing about are Safe (an
-//! unknown program is still a literal, visible program; read-only mode excludes it).
+//! plus the small option helpers they share. It fails closed: a program no table knows is
+//! `Risk::Unknown` ("unknown program: X") and not harmless; a known program is harmless only
+//! when it only reads or its handler names every effect (a write it records, a finding it
+//! flags), otherwise the handler says why it is not (`unvetted`).
 
+use super::read_only_programs::{ALWAYS_READ, simple_command_reads};
 use super::walk::{Analysis, Stdin};
 use super::words::Arg;
-use super::{Risk, files, git, hardline, net, runners, secrets, system};
+use super::{Risk, archives, env, files, git, hardline, known, net, project, runners, secrets, system, tools};
 
-pub(super) fn simple(a: &mut Analysis, prog: &str, args: &[Arg], stdin: Stdin, depth: usize) {
+pub(super) fn simple(a: &mut Analysis, prog: &str, words: &[Arg], stdin: Stdin, depth: usize) {
+    let args = &words[1..];
+    a.program_words(words, 1);
     if a.in_function_named(prog) {
         a.flag(Risk::Hardline, format!("fork bomb (function {prog} spawns itself)"));
     }
     hardline::check(a, prog, args);
     secrets::check_args(a, prog, args);
+    let texts: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
+    if !simple_command_reads(&texts) {
+        a.not_read_only();
+    }
+    if !dispatch(a, prog, words, stdin, depth) {
+        a.unvetted(&format!("unknown program: {prog}"), true);
+    }
+}
+
+/// Judges `prog` by its area; `false` when no table knows it.
+fn dispatch(a: &mut Analysis, prog: &str, words: &[Arg], stdin: Stdin, depth: usize) -> bool {
+    let args = &words[1..];
     match prog {
         "rm" | "unlink" | "shred" | "truncate" | "rmdir" => files::delete(a, prog, args),
-        "cp" | "mv" | "install" | "ln" => files::copy(a, prog, args),
+        "cp" | "mv" | "install" => files::copy(a, prog, args),
+        "ln" => {
+            files::copy(a, prog, args);
+            // A link can point anywhere: reading or writing through it later leaves the roots.
+            a.unvetted("creates a link (ln)", false);
+        }
         "dd" => files::dd(a, args),
         "sed" | "gsed" => {
             files::sed(a, args);
             runners::sed_script(a, args);
         }
-        "awk" | "gawk" | "mawk" | "nawk" => runners::awk(a, args),
-        "docker" | "podman" | "kubectl" | "terraform" | "helm" => containers(a, prog, args),
+        "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk" => runners::awk(a, args),
         "tee" => files::tee(a, args),
-        "touch" | "mkdir" | "mkfifo" | "mknod" => files::create(a, prog, args),
+        "touch" | "mkdir" | "mkfifo" | "mknod" | "mktemp" => files::create(a, prog, args),
         "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => files::permissions(a, prog, args),
-        "tar" | "bsdtar" | "gtar" if has_long(args, &["--remove-files"]) => {
-            a.flag(Risk::Destructive, "deletes files after archiving (tar --remove-files)")
-        }
-        "zip" if has_short(args, 'm') || has_long(args, &["--move"]) => {
-            a.flag(Risk::Destructive, "deletes files after archiving (zip -m)")
-        }
-        "git" => git::git(a, args, depth),
+        "find" => runners::find_own(a, args),
+        "tar" | "bsdtar" | "gtar" | "zip" | "unzip" | "7z" | "7za" | "7zr" | "cpio" | "ar" | "gzip" | "gunzip"
+        | "bzip2" | "bunzip2" | "xz" | "unxz" | "lzma" | "unlzma" | "zstd" | "unzstd" | "lz4" | "unlz4" | "pigz"
+        | "pbzip2" | "lzop" | "compress" | "uncompress" | "brotli" => archives::archive(a, prog, args, depth),
+        "git" => git::git(a, words, depth),
         "kill" | "pkill" | "killall" | "killall5" | "skill" | "slay" => system::kill(a, prog, args),
         "crontab" | "at" | "batch" | "atrm" | "systemctl" | "launchctl" | "service" | "update-rc.d" | "chkconfig" => {
             system::services(a, prog, args)
         }
-        "curl" | "wget" | "nc" | "ncat" | "netcat" | "socat" | "scp" | "sftp" | "rsync" | "ftp" | "telnet" => {
-            net::network(a, prog, args, stdin)
+        "curl" | "wget" | "nc" | "ncat" | "netcat" | "socat" | "scp" | "sftp" | "rsync" | "ftp" | "telnet" | "ssh"
+        | "mosh" | "ping" | "ping6" | "dig" | "host" | "nslookup" | "traceroute" | "whois" | "http" | "https"
+        | "aria2c" => net::network(a, prog, args, stdin, depth),
+        "printenv" | "echo" | "printf" | "compgen" => secrets::printing(a, prog, args),
+        "set" => {
+            secrets::printing(a, prog, args);
+            known::builtin(a, prog, args);
         }
-        "printenv" | "set" | "export" | "declare" | "typeset" | "echo" | "printf" | "compgen" => {
-            secrets::printing(a, prog, args)
+        "export" | "declare" | "typeset" | "local" | "readonly" => {
+            secrets::printing(a, prog, args);
+            env::declaration(a, prog, args, depth);
         }
-        "pip" | "pip3" | "npm" | "pnpm" | "yarn" | "apt" | "apt-get" | "dnf" | "yum" | "brew" | "cargo" | "gem"
-        | "snap" | "pacman" | "uv" => packages(a, prog, args),
-        _ => {}
+        p if project::is_tool(p) => project::tool(a, prog, words, 1, stdin, depth),
+        p if tools::is_tool(p) => tools::tool(a, prog, words, stdin),
+        p if ALWAYS_READ.contains(&p) => {}
+        p if known::BUILTINS.contains(&p) => known::builtin(a, prog, args),
+        _ => return false,
     }
-}
-
-/// Global uninstalls and removals; installs are left to the policy (they are recoverable).
-fn packages(a: &mut Analysis, prog: &str, args: &[Arg]) {
-    let words: Vec<&str> = args
-        .iter()
-        .map(|w| w.text.as_str())
-        .filter(|t| !t.starts_with('-'))
-        .collect();
-    let sub = words.first().copied().unwrap_or("");
-    let global = has_short(args, 'g') || has_long(args, &["--global"]);
-    let removes = match prog {
-        "pip" | "pip3" => sub == "uninstall",
-        "uv" => sub == "pip" && words.get(1) == Some(&"uninstall"),
-        "npm" | "pnpm" | "yarn" => matches!(sub, "uninstall" | "remove" | "rm" | "un" | "r" | "unlink") && global,
-        "apt" | "apt-get" | "dnf" | "yum" => matches!(sub, "remove" | "purge" | "autoremove" | "erase"),
-        "brew" => matches!(sub, "uninstall" | "remove" | "rm"),
-        "pacman" => args.iter().any(|w| w.text.starts_with("-R")),
-        "snap" | "gem" | "cargo" => sub == "uninstall" || (prog == "snap" && sub == "remove"),
-        _ => false,
-    };
-    if removes {
-        a.flag(Risk::Destructive, format!("uninstalls packages ({prog} {sub})"));
-    }
-}
-
-/// Deleting containers, images, volumes, cluster objects or infrastructure.
-fn containers(a: &mut Analysis, prog: &str, args: &[Arg]) {
-    let words: Vec<&str> = args
-        .iter()
-        .map(|w| w.text.as_str())
-        .filter(|t| !t.starts_with('-'))
-        .collect();
-    let removes = match prog {
-        "kubectl" => matches!(words.first(), Some(&("delete" | "drain" | "replace"))),
-        "terraform" => {
-            matches!(words.first(), Some(&"destroy"))
-                || (words.first() == Some(&"apply") && has_long(args, &["-auto-approve", "--auto-approve"]))
-        }
-        "helm" => matches!(words.first(), Some(&("uninstall" | "delete" | "rollback"))),
-        _ => {
-            words
-                .iter()
-                .take(2)
-                .any(|w| matches!(*w, "rm" | "rmi" | "prune" | "kill" | "down"))
-                && !words.is_empty()
-        }
-    };
-    if removes {
-        a.flag(
-            Risk::Destructive,
-            format!(
-                "deletes or replaces resources ({prog} {})",
-                words.iter().take(2).copied().collect::<Vec<_>>().join(" ")
-            ),
-        );
-    }
+    true
 }
 
 /// Non-option arguments (everything after `--`), skipping the values of `with_value` options.
@@ -153,6 +124,100 @@ pub(super) fn option_value(args: &[Arg], long: &str, short: Option<&str>) -> Opt
         }
         if let Some(v) = short.and_then(|s| w.text.strip_prefix(s)).filter(|v| !v.is_empty()) {
             return Some(v.to_owned());
+        }
+    }
+    None
+}
+
+/// The value of an option as an argument (keeping whether it is literal).
+pub(super) fn option_arg(args: &[Arg], long: &str, short: Option<&str>) -> Option<Arg> {
+    let mut it = args.iter();
+    while let Some(w) = it.next() {
+        if w.text == long || short.is_some_and(|s| w.text == s) {
+            return it.next().cloned();
+        }
+        let attached = w
+            .text
+            .strip_prefix(long)
+            .and_then(|r| r.strip_prefix('='))
+            .or_else(|| short.and_then(|s| w.text.strip_prefix(s)).filter(|v| !v.is_empty()));
+        if let Some(v) = attached {
+            return Some(Arg {
+                text: v.to_owned(),
+                literal: w.literal,
+                glob: w.glob,
+            });
+        }
+    }
+    None
+}
+
+/// As [`option_arg`], accepting unambiguous-looking prefixes of the long name (`--out=f` for
+/// `--output`), as `getopt_long` does; at least `--` and three letters.
+pub(super) fn option_arg_prefix(args: &[Arg], long: &str, short: Option<&str>) -> Option<Arg> {
+    let mut it = args.iter().take_while(|w| w.text != "--");
+    while let Some(w) = it.next() {
+        let given = w.text.split_once('=').map_or(w.text.as_str(), |(n, _)| n);
+        let long_match = given.len() >= 5 && given.starts_with("--") && long.starts_with(given);
+        if long_match {
+            return match w.text.split_once('=') {
+                Some((_, v)) => Some(Arg {
+                    text: v.to_owned(),
+                    literal: w.literal,
+                    glob: w.glob,
+                }),
+                None => it.next().cloned(),
+            };
+        }
+        if let Some(s) = short {
+            if w.text == s {
+                return it.next().cloned();
+            }
+            if let Some(v) = w.text.strip_prefix(s).filter(|v| !v.is_empty()) {
+                return Some(Arg {
+                    text: v.to_owned(),
+                    literal: w.literal,
+                    glob: w.glob,
+                });
+            }
+        }
+    }
+    None
+}
+
+/// The value of short option `letter` anywhere in the arguments (GNU tools permute them),
+/// read through bundles: letters in `valued` take the rest of the word or the next word
+/// (`sort -uo f`, `sort -t, -o f`, `-of`).
+pub(super) fn short_value(args: &[Arg], letter: char, valued: &str) -> Option<Arg> {
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        if w.text == "--" {
+            break;
+        }
+        if !w.text.starts_with('-') || w.text.starts_with("--") {
+            continue;
+        }
+        for (j, c) in w.text.char_indices().skip(1) {
+            if !valued.contains(c) {
+                continue;
+            }
+            let rest = &w.text[j + c.len_utf8()..];
+            let value = match rest.is_empty() {
+                true => {
+                    i += 1;
+                    args.get(i - 1).cloned()
+                }
+                false => Some(Arg {
+                    text: rest.to_owned(),
+                    literal: w.literal,
+                    glob: w.glob,
+                }),
+            };
+            if c == letter {
+                return value;
+            }
+            break;
         }
     }
     None

@@ -2,10 +2,10 @@
 //! existing targets, `dd of=`, in-place `sed`, `tee`, creations, and permission changes.
 //! Every target it can name is recorded as a write.
 
-use super::classify::{has_long, has_short, names, option_value, positional};
+use super::Risk;
+use super::classify::{has_long, has_short, names, option_arg, option_value, positional};
 use super::walk::Analysis;
 use super::words::Arg;
-use super::{Risk, paths};
 
 pub(super) fn delete(a: &mut Analysis, prog: &str, args: &[Arg]) {
     let with_value: &[&str] = match prog {
@@ -43,6 +43,19 @@ pub(super) fn copy(a: &mut Analysis, prog: &str, args: &[Arg]) {
         "ln" => has_short(args, 'f') || has_long(args, &["--force"]),
         _ => !no_clobber,
     };
+    if target_dir.is_none() && operands.last().is_some_and(|last| last.glob) {
+        // `cp *.txt`: the last file the pattern matches is the destination.
+        a.flag(
+            Risk::Unknown,
+            format!("{prog} onto a destination a pattern names: {}", names(&operands)),
+        );
+        return;
+    }
+    if prog == "cp" && (has_short(args, 's') || has_short(args, 'l') || has_long(args, &["--symbolic-link", "--link"]))
+    {
+        // A link can point anywhere: reading or writing through it later leaves the roots.
+        a.unvetted("creates links (cp -s/-l)", false);
+    }
     let (dest, sources): (Arg, Vec<&Arg>) = match (&target_dir, operands.split_last()) {
         (Some(dir), _) => (dir_arg(args, dir), operands.clone()),
         (None, Some((last, rest))) if !rest.is_empty() || prog == "ln" => ((*last).clone(), rest.to_vec()),
@@ -152,10 +165,21 @@ pub(super) fn tee(a: &mut Analysis, args: &[Arg]) {
 pub(super) fn create(a: &mut Analysis, prog: &str, args: &[Arg]) {
     let with_value: &[&str] = match prog {
         "touch" => &["-d", "-r", "-t", "--date", "--reference"],
+        "mktemp" => &["-p", "--tmpdir", "--suffix"],
         _ => &["-m", "--mode", "-Z"],
     };
+    if prog == "mktemp" {
+        // A fresh name that never overwrites; only where it lands matters.
+        if let Some(dir) = option_arg(args, "--tmpdir", Some("-p")) {
+            a.write_dir(&dir, "mktemp -p");
+        }
+        return;
+    }
     for f in positional(args, with_value) {
-        a.write(f, false, prog);
+        match prog {
+            "mkdir" => a.write_dir(f, prog),
+            _ => a.write(f, false, prog),
+        };
     }
 }
 
@@ -181,7 +205,7 @@ pub(super) fn permissions(a: &mut Analysis, prog: &str, args: &[Arg]) {
     }
     for t in &targets {
         a.write(t, false, prog);
-        let outside = t.lit().map(|text| !paths::inside(&a.resolve(text), a.cx.cwd));
+        let outside = t.lit().map(|text| !a.inside(&a.resolve(text)));
         if outside != Some(false) {
             a.flag(
                 Risk::Destructive,

@@ -41,6 +41,11 @@ pub(super) fn is_stream(text: &str) -> bool {
             .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()))
 }
 
+/// bash's `/dev/tcp/HOST/PORT` and `/dev/udp/…`: a redirect there opens a connection.
+pub(super) fn is_network_device(text: &str) -> bool {
+    text.starts_with("/dev/tcp/") || text.starts_with("/dev/udp/")
+}
+
 /// Raw block devices (SATA/SCSI/USB, NVMe, IDE, eMMC/SD, virtio, Xen, device-mapper).
 pub(super) fn is_block_device(text: &str) -> bool {
     let Some(name) = text.strip_prefix("/dev/") else {
@@ -51,11 +56,6 @@ pub(super) fn is_block_device(text: &str) -> bool {
     ]
     .iter()
     .any(|p| name.starts_with(p))
-}
-
-/// Whether `path` is inside (or is) `root`.
-pub(super) fn inside(path: &Path, root: &Path) -> bool {
-    path.starts_with(root)
 }
 
 #[cfg(test)]

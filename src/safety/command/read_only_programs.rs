@@ -2,8 +2,6 @@
 //! forms of `find`, `rg`, `sort`, `sed`, `git` and a few others whose options can write
 //! files or run programs.
 
-use super::wrappers::is_assignment;
-
 /// Environment prefixes that only change formatting or locale.
 fn harmless_assignment(word: &str) -> bool {
     let Some((name, _)) = word.split_once('=') else {
@@ -17,7 +15,7 @@ fn harmless_assignment(word: &str) -> bool {
 }
 
 /// Programs that only read whatever their arguments.
-const ALWAYS_READ: &[&str] = &[
+pub(super) const ALWAYS_READ: &[&str] = &[
     "ls",
     "cat",
     "head",
@@ -84,7 +82,38 @@ const ALWAYS_READ: &[&str] = &[
     "locale",
     "arch",
     "zcat",
+    "bzcat",
+    "xzcat",
+    "zstdcat",
+    "lz4cat",
+    "dir",
+    "vdir",
+    "fmt",
+    "pr",
+    "join",
+    "look",
+    "sum",
+    "b3sum",
+    "hd",
+    "pathchk",
+    "lsattr",
+    "getfacl",
+    "namei",
+    "pidof",
+    "pgrep",
+    "tsort",
+    "base64",
+    "base32",
+    "basenc",
 ];
+
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+    })
+}
 
 pub(crate) fn simple_command_reads(words: &[String]) -> bool {
     let prefix = words.iter().take_while(|w| is_assignment(w)).count();
@@ -227,9 +256,17 @@ fn git_reads(args: &[&str]) -> bool {
         "stash" => matches!(sub_args.first(), Some(&"list" | &"show")),
         "worktree" => matches!(sub_args.first(), Some(&"list")),
         "reflog" => sub_args.is_empty() || sub_args.first() == Some(&"show"),
-        "config" => sub_args
-            .iter()
-            .any(|a| matches!(*a, "--get" | "--get-all" | "--get-regexp" | "--list" | "-l")),
+        "config" => {
+            let plain_options = sub_args
+                .iter()
+                .all(|a| !a.starts_with('-') || matches!(*a, "--global" | "--local" | "--show-origin"));
+            let first = positional.first().map(|p| **p);
+            sub_args
+                .iter()
+                .any(|a| matches!(*a, "--get" | "--get-all" | "--get-regexp" | "--list" | "-l"))
+                || matches!(first, Some("get" | "list"))
+                || (positional.len() == 1 && plain_options && !matches!(first, Some("set" | "unset" | "edit")))
+        }
         _ => false,
     }
 }

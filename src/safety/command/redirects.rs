@@ -33,6 +33,9 @@ impl Analysis<'_> {
                         if is_stdin(fd) {
                             *stdin = Stdin::File;
                         }
+                        if super::paths::is_network_device(&target.text) {
+                            self.network(format!("reads from {}", target.text));
+                        }
                         super::secrets::check_read(self, &target, "<");
                     }
                     IoFileRedirectKind::Write | IoFileRedirectKind::Clobber | IoFileRedirectKind::DuplicateOutput => {

@@ -1,50 +1,75 @@
-//! Programs that run a command given as their operands (`watch`, `flock`, `chroot`,
-//! `ionice`, `strace`, `su -c`, `parallel`, `fd -x`, `busybox`…) and mini-languages that can
-//! run programs or write files (`awk` `system()`/pipes/redirections, `sed` `e`/`w`).
+//! `find` (its `-exec` commands run on their own; `-delete`, `-fprint` judged here), `su -c`,
+//! and mini-languages that can run programs or write files (`awk` `system()`/pipes/
+//! redirections/`-i inplace`, `sed` `e`/`w`).
 
 use std::sync::LazyLock;
 
 use regex::Regex;
 
 use super::Risk;
-use super::walk::Analysis;
+use super::walk::{Analysis, Stdin};
 use super::words::Arg;
 
-/// How to find the command inside a runner's arguments.
-pub(super) enum Runner {
-    /// Options, then `n` positional words (a file, a directory, a mask), then the command.
-    Skip(usize, &'static [&'static str]),
-    /// The remaining words are joined and run by a shell (`watch`).
-    Joined(&'static [&'static str]),
-}
-
-pub(super) fn runner(prog: &str) -> Option<Runner> {
-    Some(match prog {
-        "busybox" | "unbuffer" | "caffeinate" | "catchsegv" | "fakeroot" | "proxychains" | "proxychains4"
-        | "torsocks" | "firejail" | "valgrind" | "ltrace" | "unshare" | "nsenter" | "systemd-run" | "doppler"
-        | "op" => Runner::Skip(0, &["-u", "-o", "-e", "-p", "-t", "--unit", "--tool"]),
-        "strace" => Runner::Skip(0, &["-e", "-o", "-p", "-s", "-u", "-E"]),
-        "ionice" => Runner::Skip(0, &["-c", "-n", "-p", "-t"]),
-        "taskset" | "chrt" | "flock" | "chroot" => Runner::Skip(1, &["-c", "-w", "-E", "-p"]),
-        "watch" => Runner::Joined(&["-n", "-d", "--interval", "-x"]),
-        _ => return None,
-    })
-}
-
-/// The command words of a runner, or `None` when there is none.
-pub(super) fn command_of<'w>(args: &'w [Arg], skip: usize, with_value: &[&str]) -> &'w [Arg] {
+/// `find … -exec cmd {} \;` (and `-execdir`/`-ok`/`-okdir`, `+`): each command runs on its own
+/// (its `{}` only known at run time); `find` itself is judged without those parts.
+pub(super) fn find(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) {
+    let args = &words[1..];
+    if args
+        .iter()
+        .any(|w| matches!(w.text.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir"))
+    {
+        // The commands read what find finds: the starting points are read recursively.
+        let roots: Vec<&Arg> = args
+            .iter()
+            .take_while(|w| !w.text.starts_with(['-', '(', '!']))
+            .collect();
+        super::secrets::read_directories(a, "find -exec", &roots);
+    }
+    let mut own = vec![words[0].clone()];
     let mut i = 0;
     while let Some(w) = args.get(i) {
-        if w.text == "--" {
+        i += 1;
+        if !matches!(w.text.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+            own.push(w.clone());
+            continue;
+        }
+        let mut cmd = Vec::new();
+        while let Some(x) = args.get(i) {
             i += 1;
-            break;
+            if x.literal && (x.text == ";" || x.text == "+") {
+                break;
+            }
+            cmd.push(if x.literal && x.text.contains("{}") {
+                Arg {
+                    text: x.text.clone(),
+                    ..Arg::default()
+                }
+            } else {
+                x.clone()
+            });
         }
-        if !(w.text.starts_with('-') && w.text.len() > 1) {
-            break;
-        }
-        i += if with_value.contains(&w.text.as_str()) { 2 } else { 1 };
+        a.open_frame();
+        super::wrappers::peel(a, &cmd, stdin, depth + 1);
+        a.close_frame();
     }
-    args.get(i + skip..).unwrap_or(&[])
+    super::classify::simple(a, "find", &own, stdin, depth);
+}
+
+/// `find`'s own actions: `-delete`, and `-fprint`/`-fls` writing files.
+pub(super) fn find_own(a: &mut Analysis, args: &[Arg]) {
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        match w.text.as_str() {
+            "-delete" => a.flag(Risk::Destructive, "deletes files (find -delete)"),
+            "-fprint" | "-fprint0" | "-fprintf" | "-fls" => {
+                if let Some(target) = args.get(i) {
+                    a.write(target, true, "find -fprint");
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// `su [-] [user] [-c TEXT]`: a root shell without `-c`.
@@ -102,17 +127,88 @@ fn sed_runs(script: &str) -> bool {
     false
 }
 
-/// `awk` programs (the first operand, or `-f file`) that run commands or write files.
+/// `awk` programs (the first operand, or `-e`/`--source` texts) that run commands or write
+/// files; program files (`-f`), libraries (`-i`, `-l`) and unknown options are unknown;
+/// `-i inplace` edits the input files.
 pub(super) fn awk(a: &mut Analysis, args: &[Arg]) {
-    if args.iter().any(|w| w.text == "-f" || w.text.starts_with("--file")) {
-        a.flag(Risk::Unknown, "awk runs a program file");
-        return;
+    let mut programs: Vec<&Arg> = Vec::new();
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        let t = w.text.as_str();
+        if t == "--" || !t.starts_with('-') || t == "-" {
+            if t != "--" {
+                i -= 1;
+            }
+            break;
+        }
+        let (name, attached) = match t.strip_prefix("--") {
+            Some(long) => (
+                long.split_once('=').map_or(long, |(n, _)| n),
+                long.split_once('=').map(|(_, v)| v),
+            ),
+            None => (t.get(1..2).unwrap_or("?"), t.get(2..).filter(|v| !v.is_empty())),
+        };
+        let mut value = || -> Option<String> {
+            match attached {
+                Some(v) => Some(v.to_owned()),
+                None => {
+                    i += 1;
+                    args.get(i - 1).map(|v| v.text.clone())
+                }
+            }
+        };
+        match name {
+            "v" | "assign" | "F" | "field-separator" | "W" => {
+                value();
+            }
+            "e" | "source" => match attached {
+                Some(_) => return a.flag(Risk::Unknown, "awk program text not understood"),
+                None => {
+                    programs.extend(args.get(i));
+                    i += 1;
+                }
+            },
+            "i" | "include" => {
+                if value().is_some_and(|lib| lib.trim_end_matches(".awk") == "inplace") {
+                    a.flag(Risk::Destructive, "edits files in place (awk -i inplace)");
+                } else {
+                    return a.flag(Risk::Unknown, "awk includes a library file");
+                }
+            }
+            "b"
+            | "c"
+            | "C"
+            | "g"
+            | "M"
+            | "N"
+            | "n"
+            | "P"
+            | "r"
+            | "S"
+            | "s"
+            | "t"
+            | "L"
+            | "lint"
+            | "posix"
+            | "traditional"
+            | "sandbox"
+            | "characters-as-bytes"
+            | "bignum"
+            | "re-interval"
+            | "version" => {}
+            _ => return a.flag(Risk::Unknown, format!("awk: option not understood or runs a file: {t}")),
+        }
     }
-    let program = args.iter().find(|w| !w.text.starts_with('-'));
-    match program {
-        Some(p) if !p.literal => a.flag(Risk::Unknown, format!("awk program is not literal: {}", p.text)),
-        Some(p) if AWK_RUNS.is_match(&p.text) => a.flag(Risk::Unknown, "awk program runs commands or writes files"),
-        _ => {}
+    if programs.is_empty() {
+        programs.extend(args.get(i));
+    }
+    for p in programs {
+        match p.lit() {
+            None => a.flag(Risk::Unknown, format!("awk program is not literal: {}", p.text)),
+            Some(text) if AWK_RUNS.is_match(text) => a.flag(Risk::Unknown, "awk program runs commands or writes files"),
+            Some(_) => {}
+        }
     }
 }
 

@@ -1,16 +1,16 @@
 //! The walk over the parsed program: every list, pipeline, compound command, function body,
-//! substitution and process substitution, down to simple commands (handed to `wrappers`) and
-//! their redirections (`redirects`). It also owns the findings, programs and write targets collected.
-
-use std::path::PathBuf;
+//! substitution and process substitution, down to simple commands (each in its own frame,
+//! handed to `env` for its assignments and to `wrappers` for its words) and their
+//! redirections (`redirects`). The state it fills is `analysis::Analysis`.
 
 use brush_parser::ast::{
     AndOr, Command, CommandPrefixOrSuffixItem, CompoundCommand, CompoundList, ElseClause, ExtendedTestExpr,
     FunctionDefinition, Pipeline, ProcessSubstitutionKind, Program, SeparatorOperator, SimpleCommand,
 };
 
+pub(super) use super::analysis::Analysis;
 use super::words::Arg;
-use super::{CommandAssessment, CommandContext, MAX_DEPTH, Risk, parse, paths};
+use super::{MAX_DEPTH, Risk};
 
 /// Where a simple command's standard input comes from (a shell reading stdin runs it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,164 +25,15 @@ pub(super) enum Stdin {
 #[derive(Debug)]
 pub(super) struct Simple {
     /// `NAME=value` prefixes, decoded.
-    pub assigns: Vec<String>,
+    pub assigns: Vec<Arg>,
     pub words: Vec<Arg>,
     pub stdin: Stdin,
 }
 
-pub(super) struct Analysis<'a> {
-    pub cx: &'a CommandContext<'a>,
-    findings: Vec<(Risk, String)>,
-    programs: Vec<String>,
-    writes: Vec<PathBuf>,
-    read_only: bool,
-    /// Functions whose body we are in, for the fork-bomb test.
-    functions: Vec<String>,
-    /// The current command runs alongside others (pipeline or `&`).
-    fanout: bool,
-    /// Where the current command runs: `cd` in the line moves it.
-    cwd: PathBuf,
-    /// False after a `cd` to a directory that is not literal.
-    cwd_known: bool,
-}
-
-impl<'a> Analysis<'a> {
-    pub fn new(cx: &'a CommandContext<'a>) -> Self {
-        Self {
-            cx,
-            findings: Vec::new(),
-            programs: Vec::new(),
-            writes: Vec::new(),
-            read_only: true,
-            functions: Vec::new(),
-            fanout: false,
-            cwd: cx.cwd.to_path_buf(),
-            cwd_known: true,
-        }
-    }
-
-    pub fn finish(mut self) -> CommandAssessment {
-        // Stable: within a risk, reasons keep the order they were found in.
-        self.findings.sort_by_key(|f| std::cmp::Reverse(f.0));
-        let mut reasons: Vec<String> = Vec::new();
-        for (_, r) in &self.findings {
-            if !reasons.contains(r) {
-                reasons.push(r.clone());
-            }
-        }
-        let risk = self.findings.first().map_or(Risk::Safe, |f| f.0);
-        self.writes.dedup();
-        CommandAssessment {
-            risk,
-            reasons,
-            read_only: self.read_only && risk == Risk::Safe && self.writes.is_empty(),
-            write_targets: self.writes,
-            programs: self.programs,
-        }
-    }
-
-    pub fn flag(&mut self, risk: Risk, reason: impl Into<String>) {
-        if risk > Risk::Safe {
-            self.read_only = false;
-        }
-        self.findings.push((risk, reason.into()));
-    }
-
-    pub fn not_read_only(&mut self) {
-        self.read_only = false;
-    }
-
-    pub fn program_seen(&mut self, name: &str) {
-        if !self.programs.iter().any(|p| p == name) {
-            self.programs.push(name.to_owned());
-        }
-    }
-
-    pub fn in_function_named(&self, name: &str) -> bool {
-        self.fanout && self.functions.iter().any(|f| f == name)
-    }
-
-    /// Where the current command runs.
-    pub fn cwd(&self) -> &std::path::Path {
-        &self.cwd
-    }
-
-    /// `text` as an absolute path from where the current command runs.
-    pub fn resolve(&self, text: &str) -> PathBuf {
-        paths::resolve(text, &self.cwd, self.cx.home)
-    }
-
-    /// `cd DIR` / `pushd DIR`: later commands of this shell run there.
-    pub fn change_dir(&mut self, dir: Option<&Arg>) {
-        match dir {
-            None => self.cwd = self.cx.home.to_path_buf(),
-            Some(d) if d.literal && d.text != "-" => self.cwd = self.resolve(&d.text),
-            Some(_) => self.cwd_known = false,
-        }
-    }
-
-    /// Runs `f` in a subshell: a `cd` inside does not outlive it.
-    fn subshell(&mut self, f: impl FnOnce(&mut Self)) {
-        let saved = (self.cwd.clone(), self.cwd_known);
-        f(self);
-        (self.cwd, self.cwd_known) = saved;
-    }
-
-    /// Records a write to `target`; `truncates` means an existing file loses its content.
-    /// Returns whether the target existed. Non-literal targets are unknown.
-    pub fn write(&mut self, target: &Arg, truncates: bool, how: &str) -> bool {
-        let Some(text) = target.lit() else {
-            self.flag(
-                Risk::Unknown,
-                format!("writes to a path that is not literal: {} ({how})", target.text),
-            );
-            return false;
-        };
-        if paths::is_stream(text) {
-            return false;
-        }
-        self.read_only = false;
-        if paths::is_block_device(text) {
-            self.flag(Risk::Hardline, format!("writes to a raw block device: {text} ({how})"));
-            return true;
-        }
-        if !self.cwd_known && !text.starts_with('/') {
-            self.flag(
-                Risk::Unknown,
-                format!("writes to a relative path after cd to an unknown directory: {text}"),
-            );
-            return false;
-        }
-        let path = self.resolve(text);
-        let exists = (self.cx.exists)(&path);
-        if truncates && exists {
-            self.flag(
-                Risk::Destructive,
-                format!("overwrites an existing file: {text} ({how})"),
-            );
-        }
-        if !self.writes.contains(&path) {
-            self.writes.push(path);
-        }
-        exists
-    }
-
-    /// Parses and walks a script text (the command line, `sh -c` text, `$(…)` contents).
-    pub fn script(&mut self, text: &str, depth: usize) {
-        if depth > MAX_DEPTH {
-            self.flag(Risk::Unknown, "command nested too deeply to analyse");
-            return;
-        }
-        match parse::program(text, depth) {
-            Ok(program) if depth > 0 => self.subshell(|a| a.program(&program, depth, Stdin::Inherited)),
-            Ok(program) => self.program(&program, depth, Stdin::Inherited),
-            Err(e) => self.flag(Risk::Unknown, e.to_string()),
-        }
-    }
-
-    fn program(&mut self, program: &Program, depth: usize, stdin: Stdin) {
+impl Analysis<'_> {
+    pub(super) fn program(&mut self, program: &Program, depth: usize) {
         for complete in &program.complete_commands {
-            self.list(complete, depth, stdin);
+            self.list(complete, depth, Stdin::Inherited);
         }
     }
 
@@ -328,6 +179,12 @@ impl<'a> Analysis<'a> {
     }
 
     fn simple(&mut self, cmd: &SimpleCommand, depth: usize, stdin: Stdin) {
+        self.open_frame();
+        self.simple_in_frame(cmd, depth, stdin);
+        self.close_frame();
+    }
+
+    fn simple_in_frame(&mut self, cmd: &SimpleCommand, depth: usize, stdin: Stdin) {
         let mut stdin = stdin;
         let mut assigns = Vec::new();
         let mut words = Vec::new();
@@ -336,11 +193,17 @@ impl<'a> Analysis<'a> {
         let mut push_items = |this: &mut Self, item: &CommandPrefixOrSuffixItem, prefix: bool, words: &mut Vec<Arg>| {
             match item {
                 CommandPrefixOrSuffixItem::IoRedirect(r) => this.redirect(r, depth, &mut stdin),
-                CommandPrefixOrSuffixItem::Word(w) => words.push(this.word(w, depth)),
+                CommandPrefixOrSuffixItem::Word(w) => {
+                    let arg = this.word(w, depth);
+                    match arg.glob && arg.text.contains('{') {
+                        true => words.extend(super::words::brace_expand(&arg)),
+                        false => words.push(arg),
+                    }
+                }
                 CommandPrefixOrSuffixItem::AssignmentWord(_, w) => {
                     let arg = this.word(w, depth);
                     if prefix {
-                        assigns.push(arg.text);
+                        assigns.push(arg);
                     } else {
                         words.push(arg);
                     }
@@ -369,7 +232,12 @@ impl<'a> Analysis<'a> {
             push_items(self, item, false, &mut words);
         }
         if words.is_empty() {
-            return; // assignments and redirections only
+            // Assignments and redirections only: shell variables, unless they are ones the
+            // shell itself acts on (`PATH`, `PS4`, `BASH_ENV`…).
+            for assign in &assigns {
+                super::env::shell_variable(self, assign, depth);
+            }
+            return;
         }
         super::wrappers::run(self, Simple { assigns, words, stdin }, depth);
     }

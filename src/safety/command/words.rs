@@ -103,7 +103,9 @@ fn push_pieces(pieces: &[WordPieceWithSource], source: &str, home: &Path, cwd: &
             WordPiece::Text(t) => {
                 // Globs, and brace expansion (`{rm,-rf,x}` becomes three words).
                 let brace = t.contains('{') && t.contains('}') && (t.contains(',') || t.contains(".."));
-                if !quoted && (t.contains(['*', '?', '[']) || brace) {
+                // `[` is a glob only with a `]` after it (`[ -d x ]` is the test command).
+                let bracket = t.find('[').is_some_and(|i| t[i + 1..].contains(']'));
+                if !quoted && (t.contains(['*', '?']) || bracket || brace) {
                     out.arg.glob = true;
                 }
                 out.arg.text.push_str(t);
@@ -157,6 +159,55 @@ fn push_pieces(pieces: &[WordPieceWithSource], source: &str, home: &Path, cwd: &
 fn non_literal(out: &mut Decoded, raw: &str) {
     out.arg.literal = false;
     out.arg.text.push_str(raw);
+}
+
+/// Brace expansion as the shell does it before a program runs (`src/{a,b}`, `x{1..3}`), for
+/// plain words: one level of comma lists and numeric or letter ranges, at most 64 words. A
+/// word it does not expand stays as it is (still marked `glob`, so never taken for a name).
+pub(super) fn brace_expand(word: &Arg) -> Vec<Arg> {
+    let Some(open) = word.text.find('{') else {
+        return vec![word.clone()];
+    };
+    let Some(close) = word.text[open..].find('}').map(|c| open + c) else {
+        return vec![word.clone()];
+    };
+    let (head, body, tail) = (&word.text[..open], &word.text[open + 1..close], &word.text[close + 1..]);
+    let plain = |t: &str| t.chars().all(|c| c.is_ascii_alphanumeric() || "._-/+:@%~".contains(c));
+    let items: Vec<String> = if let Some((from, to)) = body.split_once("..") {
+        match (from.parse::<i64>(), to.parse::<i64>()) {
+            (Ok(f), Ok(t)) if (t - f).abs() < 64 => {
+                let step = if t >= f { 1 } else { -1 };
+                (0..=(t - f).abs()).map(|i| (f + i * step).to_string()).collect()
+            }
+            _ => {
+                let (f, t) = (from.chars().collect::<Vec<_>>(), to.chars().collect::<Vec<_>>());
+                match (f.as_slice(), t.as_slice()) {
+                    ([f], [t]) if f.is_ascii_alphabetic() && t.is_ascii_alphabetic() && f <= t => {
+                        (*f..=*t).map(String::from).collect()
+                    }
+                    _ => return vec![word.clone()],
+                }
+            }
+        }
+    } else if body.contains(',') && body.split(',').all(plain) {
+        body.split(',').map(str::to_owned).collect()
+    } else {
+        return vec![word.clone()];
+    };
+    if items.len() > 64 || !plain(head) || tail.contains('{') {
+        return vec![word.clone()];
+    }
+    items
+        .into_iter()
+        .map(|item| {
+            let text = format!("{head}{item}{tail}");
+            Arg {
+                glob: text.contains(['*', '?']) || text.find('[').is_some_and(|i| text[i + 1..].contains(']')),
+                text,
+                literal: word.literal,
+            }
+        })
+        .collect()
 }
 
 /// `$HOME` / `${HOME}`: resolved like `~` so home-directory deletes are recognised.

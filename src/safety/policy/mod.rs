@@ -1,21 +1,35 @@
 //! The approval policy: one pure function from (mode, what a tool call would do, what the user
-//! already decided) to Allow / Ask(reason) / Refuse(reason). Tools describe the effect, this
-//! module decides, and only an `Ask` reaches the editor. Modes govern the edit tools only: a
-//! destructive or unknown command asks in every mode but yolo, a hardline one never runs.
+//! already decided) to Allow / Ask / Refuse. Tools describe the effect, this module decides,
+//! and only an `Ask` reaches the editor. An `Allow` and a question both say what running the
+//! call is granted beyond its containment (the network, writes to protected paths).
+//!
+//! Commands are decided in `command` (containment first, recognition second), edits here;
+//! `concern` names why a question is asked, `rules` reads remembered rules.
+
+mod command;
+mod concern;
+mod rules;
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_command;
 
 use std::path::PathBuf;
 
-use super::command::{CommandAssessment, Risk};
+pub use command::{CommandEffect, Containment};
+pub use concern::{Concern, Promise, describe};
+pub use rules::{PrefixRule, RuleKey, exact_key};
 
 /// How much the agent may do without asking. Ids match Hermes for the first three.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Mode {
-    /// Ask before edits and before destructive or unknown commands.
+    /// Ask before edits and before any command not known to be harmless.
     #[default]
     Default,
-    /// Edits inside the project (and the temp dir) go through.
+    /// Edits inside the project (and the temp dir) go through; contained, undoable commands run.
     AcceptEdits,
-    /// As `AcceptEdits` (Hermes' third mode; commands still ask, edits outside still ask).
+    /// As `AcceptEdits` (Hermes' third mode).
     DontAsk,
     /// No edits, only read-only commands.
     ReadOnly,
@@ -63,22 +77,6 @@ pub struct EditTarget {
     pub sensitive: Option<String>,
 }
 
-/// A shell command, analysed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CommandEffect {
-    pub command: String,
-    pub assessment: CommandAssessment,
-    /// The command runs under the OS sandbox (writes confined to the project and temp).
-    pub sandboxed: bool,
-    /// The model asked to run it without the sandbox.
-    pub unsandboxed: bool,
-    /// Runs in the background (never read-only).
-    pub background: bool,
-    /// The canonical session cwd and temp dir: writes elsewhere are "outside".
-    pub project: PathBuf,
-    pub temp: PathBuf,
-}
-
 /// What a tool call would do.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
@@ -88,7 +86,7 @@ pub enum Effect {
     AgentState,
     /// Writes (or deletes) these files.
     Edit(Vec<EditTarget>),
-    Command(CommandEffect),
+    Command(Box<CommandEffect>),
     /// A tool of an external (MCP) server, described by its annotations.
     External {
         read_only: bool,
@@ -104,21 +102,67 @@ pub enum ProjectRule {
 }
 
 /// What the user already decided that bears on this call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Remembered {
-    /// "Allow for this session" was given for this exact command.
+    /// "Allow for this session" was given for this exact command (and flags).
     pub session_command: bool,
-    /// An "always in this project" rule for this exact command.
+    /// An "always in this project" rule for this exact command (and flags).
     pub project_command: Option<ProjectRule>,
     /// "Allow edits for the rest of this session" was given.
     pub session_edits: bool,
+    /// Prefix rules allowed for this session or always in this project.
+    pub rules: Vec<PrefixRule>,
+}
+
+/// What running an allowed call may do beyond its containment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Grant {
+    /// The command may use the network.
+    pub network: bool,
+    /// The read-only protection of sensitive in-project paths is lifted for it.
+    pub sensitive_writes: bool,
+}
+
+/// What "this session" / "always in this project" would remember for a question.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Remember {
+    /// The exact command text (and its flags).
+    Exact,
+    /// These prefix rules (`cargo test …`), each granting the network when the question was
+    /// about the network for the commands it names.
+    Patterns(Vec<PrefixRule>),
+}
+
+/// A question for the user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Question {
+    /// Why, most important first.
+    pub concerns: Vec<Concern>,
+    /// What approving grants.
+    pub grant: Grant,
+    pub remember: Remember,
+}
+
+impl Question {
+    fn of(concerns: Vec<Concern>) -> Self {
+        Question {
+            concerns,
+            grant: Grant::default(),
+            remember: Remember::Exact,
+        }
+    }
+
+    /// The concerns as one line (the card's reason).
+    pub fn reason(&self) -> String {
+        describe(&self.concerns)
+    }
 }
 
 /// The verdict.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
-    Allow,
-    Ask(String),
+    Allow(Grant),
+    Ask(Question),
     Refuse(String),
 }
 
@@ -126,21 +170,22 @@ pub const READ_ONLY_NOTE: &str = "The session is in read-only mode; switch the m
 
 /// The one decision function.
 pub fn decide(mode: Mode, effect: &Effect, remembered: &Remembered) -> Decision {
+    let allow = Decision::Allow(Grant::default());
     match effect {
-        Effect::Read => Decision::Allow,
+        Effect::Read => allow,
         Effect::AgentState if mode == Mode::ReadOnly => Decision::Refuse(format!(
             "Read-only mode: this changes the agent's state. {READ_ONLY_NOTE}"
         )),
-        Effect::AgentState => Decision::Allow,
+        Effect::AgentState => allow,
         Effect::External { read_only, .. } if mode == Mode::ReadOnly && !read_only => {
             Decision::Refuse(format!("Read-only mode: external tools are disabled. {READ_ONLY_NOTE}"))
         }
         Effect::External { destructive, .. } if *destructive && mode != Mode::Yolo => {
-            Decision::Ask("the tool's server marks it as destructive".to_string())
+            Decision::Ask(Question::of(vec![Concern::ServerDestructive]))
         }
-        Effect::External { .. } => Decision::Allow,
+        Effect::External { .. } => allow,
         Effect::Edit(targets) => decide_edit(mode, targets, remembered),
-        Effect::Command(command) => decide_command(mode, command, remembered),
+        Effect::Command(command) => command::decide_command(mode, command, remembered),
     }
 }
 
@@ -149,87 +194,35 @@ fn decide_edit(mode: Mode, targets: &[EditTarget], remembered: &Remembered) -> D
         return Decision::Refuse(format!("Read-only mode: file edits are disabled. {READ_ONLY_NOTE}"));
     }
     if mode == Mode::Yolo {
-        return Decision::Allow;
+        return Decision::Allow(Grant::default());
     }
-    let mut reasons = Vec::new();
+    let mut concerns = Vec::new();
     for target in targets {
         if let Some(why) = &target.sensitive {
-            reasons.push(format!("sensitive file ({why}): {}", target.real.display()));
+            concerns.push(Concern::Sensitive {
+                path: target.real.clone(),
+                why: why.clone(),
+            });
         } else if !target.inside_project && !target.in_temp {
-            reasons.push(format!("writes outside the project: {}", target.real.display()));
+            concerns.push(Concern::Outside(target.real.clone()));
         } else if target.real != target.path {
             // A symlink inside the project: say where the edit really lands.
-            reasons.push(format!(
-                "edits {} (through {})",
-                target.real.display(),
-                target.path.display()
-            ));
+            concerns.push(Concern::EditThrough {
+                real: target.real.clone(),
+                path: target.path.clone(),
+            });
         }
     }
     let escapes = targets
         .iter()
         .any(|t| t.sensitive.is_some() || (!t.inside_project && !t.in_temp));
     if escapes {
-        return Decision::Ask(reasons.join("; "));
+        return Decision::Ask(Question::of(concerns));
     }
     match mode {
-        Mode::AcceptEdits | Mode::DontAsk => Decision::Allow,
-        _ if remembered.session_edits => Decision::Allow,
-        _ if reasons.is_empty() => Decision::Ask("edit".to_string()),
-        _ => Decision::Ask(reasons.join("; ")),
+        Mode::AcceptEdits | Mode::DontAsk => Decision::Allow(Grant::default()),
+        _ if remembered.session_edits => Decision::Allow(Grant::default()),
+        _ if concerns.is_empty() => Decision::Ask(Question::of(vec![Concern::Edit])),
+        _ => Decision::Ask(Question::of(concerns)),
     }
 }
-
-fn decide_command(mode: Mode, command: &CommandEffect, remembered: &Remembered) -> Decision {
-    let assessment = &command.assessment;
-    if assessment.risk == Risk::Hardline {
-        let reason = assessment.reasons.first().cloned().unwrap_or_else(|| "hardline".into());
-        return Decision::Refuse(reason);
-    }
-    if mode == Mode::ReadOnly {
-        return match assessment.read_only && !command.background && !command.unsandboxed {
-            true => Decision::Allow,
-            false => Decision::Refuse(format!(
-                "Read-only mode: only read-only commands may run (this one may change something). {READ_ONLY_NOTE}"
-            )),
-        };
-    }
-    if remembered.project_command == Some(ProjectRule::Deny) {
-        return Decision::Refuse("denied by a rule saved for this project (see /permissions)".to_string());
-    }
-    if mode == Mode::Yolo {
-        return Decision::Allow;
-    }
-    let concerns = command_concerns(command);
-    if concerns.is_empty() || remembered.session_command || remembered.project_command == Some(ProjectRule::Allow) {
-        return Decision::Allow;
-    }
-    Decision::Ask(concerns.join("; "))
-}
-
-/// Everything about a command that needs the user's click.
-pub fn command_concerns(command: &CommandEffect) -> Vec<String> {
-    let assessment = &command.assessment;
-    let mut concerns = Vec::new();
-    if matches!(assessment.risk, Risk::Destructive | Risk::Unknown) {
-        concerns.extend(assessment.reasons.iter().cloned());
-        if concerns.is_empty() {
-            concerns.push("the command's effect could not be determined".to_string());
-        }
-    }
-    if command.unsandboxed {
-        concerns.push("runs without the OS sandbox (writes anywhere the user can)".to_string());
-    }
-    // Without the sandbox, nothing confines writes: the ones the analysis can name decide.
-    if !command.sandboxed || command.unsandboxed {
-        for target in &assessment.write_targets {
-            if !target.starts_with(&command.project) && !target.starts_with(&command.temp) {
-                concerns.push(format!("writes outside the project: {}", target.display()));
-            }
-        }
-    }
-    concerns
-}
-
-#[cfg(test)]
-mod tests;

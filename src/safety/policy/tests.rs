@@ -1,30 +1,9 @@
-//! The policy as a table: every mode against every kind of effect and remembered rule.
+//! The policy for everything but commands: edits, agent state, external tools; and the words
+//! a question is asked in.
 
 use std::path::PathBuf;
 
 use super::*;
-use crate::safety::command::{CommandAssessment, Risk};
-
-fn command(risk: Risk, read_only: bool, sandboxed: bool, writes: &[&str]) -> Effect {
-    Effect::Command(CommandEffect {
-        command: "cmd".into(),
-        assessment: CommandAssessment {
-            risk,
-            reasons: match risk {
-                Risk::Safe => vec![],
-                _ => vec![format!("{risk:?} reason")],
-            },
-            read_only,
-            write_targets: writes.iter().map(PathBuf::from).collect(),
-            programs: vec![],
-        },
-        sandboxed,
-        unsandboxed: false,
-        background: false,
-        project: PathBuf::from("/p"),
-        temp: PathBuf::from("/tmp"),
-    })
-}
 
 fn edit(real: &str, inside: bool, sensitive: Option<&str>) -> Effect {
     Effect::Edit(vec![EditTarget {
@@ -38,11 +17,11 @@ fn edit(real: &str, inside: bool, sensitive: Option<&str>) -> Effect {
 
 /// A = Allow, Q = Ask, R = Refuse, one letter per mode in `Mode::ALL` order
 /// (default, accept_edits, dont_ask, read_only, yolo).
-fn row(effect: &Effect, remembered: Remembered) -> String {
+pub(super) fn row(effect: &Effect, remembered: &Remembered) -> String {
     Mode::ALL
         .iter()
-        .map(|&mode| match decide(mode, effect, &remembered) {
-            Decision::Allow => 'A',
+        .map(|&mode| match decide(mode, effect, remembered) {
+            Decision::Allow(_) => 'A',
             Decision::Ask(_) => 'Q',
             Decision::Refuse(_) => 'R',
         })
@@ -50,131 +29,40 @@ fn row(effect: &Effect, remembered: Remembered) -> String {
 }
 
 #[test]
-fn the_policy_table() {
+fn the_policy_table_for_edits_and_tools() {
     let none = Remembered::default();
-    let session_cmd = Remembered {
-        session_command: true,
-        ..Default::default()
-    };
-    let project_allow = Remembered {
-        project_command: Some(ProjectRule::Allow),
-        ..Default::default()
-    };
-    let project_deny = Remembered {
-        project_command: Some(ProjectRule::Deny),
-        ..Default::default()
-    };
     let session_edits = Remembered {
         session_edits: true,
         ..Default::default()
     };
-    let unsandboxed = {
-        let mut effect = command(Risk::Safe, false, true, &[]);
-        if let Effect::Command(c) = &mut effect {
-            c.unsandboxed = true;
-        }
-        effect
-    };
-    let background_read = {
-        let mut effect = command(Risk::Safe, true, true, &[]);
-        if let Effect::Command(c) = &mut effect {
-            c.background = true;
-        }
-        effect
-    };
-    let table: Vec<(&str, Effect, Remembered, &str)> = vec![
-        ("read", Effect::Read, none, "AAAAA"),
-        ("memory write", Effect::AgentState, none, "AAARA"),
-        ("read-only command", command(Risk::Safe, true, true, &[]), none, "AAAAA"),
-        (
-            "safe writing command",
-            command(Risk::Safe, false, true, &[]),
-            none,
-            "AAARA",
-        ),
-        ("background read-only", background_read, none, "AAARA"),
-        (
-            "destructive",
-            command(Risk::Destructive, false, true, &[]),
-            none,
-            "QQQRA",
-        ),
-        ("unknown", command(Risk::Unknown, false, true, &[]), none, "QQQRA"),
-        ("hardline", command(Risk::Hardline, false, true, &[]), none, "RRRRR"),
-        (
-            "hardline allowed",
-            command(Risk::Hardline, false, true, &[]),
-            project_allow,
-            "RRRRR",
-        ),
-        (
-            "destructive, session",
-            command(Risk::Destructive, false, true, &[]),
-            session_cmd,
-            "AAARA",
-        ),
-        (
-            "destructive, project",
-            command(Risk::Destructive, false, true, &[]),
-            project_allow,
-            "AAARA",
-        ),
-        (
-            "safe, project deny",
-            command(Risk::Safe, false, true, &[]),
-            project_deny,
-            "RRRRR",
-        ),
-        (
-            "read-only, project deny",
-            command(Risk::Safe, true, true, &[]),
-            project_deny,
-            "RRRAR",
-        ),
-        (
-            "sandboxed write outside",
-            command(Risk::Safe, false, true, &["/etc/x"]),
-            none,
-            "AAARA",
-        ),
-        (
-            "unsandboxed write outside",
-            command(Risk::Safe, false, false, &["/etc/x"]),
-            none,
-            "QQQRA",
-        ),
-        (
-            "unsandboxed write inside",
-            command(Risk::Safe, false, false, &["/p/x", "/tmp/y"]),
-            none,
-            "AAARA",
-        ),
-        ("unsandboxed request", unsandboxed, none, "QQQRA"),
-        ("edit inside", edit("/p/a.rs", true, None), none, "QAARA"),
+    let table: Vec<(&str, Effect, &Remembered, &str)> = vec![
+        ("read", Effect::Read, &none, "AAAAA"),
+        ("memory write", Effect::AgentState, &none, "AAARA"),
+        ("edit inside", edit("/p/a.rs", true, None), &none, "QAARA"),
         (
             "edit inside, session edits",
             edit("/p/a.rs", true, None),
-            session_edits,
+            &session_edits,
             "AAARA",
         ),
-        ("edit in temp", edit("/tmp/a", false, None), none, "QAARA"),
-        ("edit outside", edit("/home/u/a", false, None), none, "QQQRA"),
+        ("edit in temp", edit("/tmp/a", false, None), &none, "QAARA"),
+        ("edit outside", edit("/home/u/a", false, None), &none, "QQQRA"),
         (
             "edit outside, session edits",
             edit("/home/u/a", false, None),
-            session_edits,
+            &session_edits,
             "QQQRA",
         ),
         (
             "edit sensitive",
             edit("/p/.git/hooks/pre-commit", true, Some("git hook")),
-            none,
+            &none,
             "QQQRA",
         ),
         (
             "sensitive, session edits",
             edit("/h/.bashrc", false, Some("shell rc")),
-            session_edits,
+            &session_edits,
             "QQQRA",
         ),
         (
@@ -183,7 +71,7 @@ fn the_policy_table() {
                 read_only: false,
                 destructive: false,
             },
-            none,
+            &none,
             "AAARA",
         ),
         (
@@ -192,7 +80,7 @@ fn the_policy_table() {
                 read_only: true,
                 destructive: false,
             },
-            none,
+            &none,
             "AAAAA",
         ),
         (
@@ -201,14 +89,14 @@ fn the_policy_table() {
                 read_only: false,
                 destructive: true,
             },
-            none,
+            &none,
             "QQQRA",
         ),
     ];
     let mismatches: Vec<String> = table
         .iter()
         .filter_map(|(name, effect, remembered, expected)| {
-            let got = row(effect, *remembered);
+            let got = row(effect, remembered);
             (got != *expected).then(|| format!("{name}: expected {expected}, got {got}"))
         })
         .collect();
@@ -216,15 +104,16 @@ fn the_policy_table() {
 }
 
 #[test]
-fn reasons_name_the_real_target_and_the_concern() {
-    let Decision::Ask(reason) = decide(
+fn edit_questions_name_the_real_target_and_the_concern() {
+    let Decision::Ask(question) = decide(
         Mode::AcceptEdits,
         &edit("/home/u/a", false, None),
         &Remembered::default(),
     ) else {
         panic!("an edit outside the project asks");
     };
-    assert_eq!(reason, "writes outside the project: /home/u/a");
+    assert_eq!(question.reason(), "writes outside the project: /home/u/a");
+    assert_eq!(question.concerns[0].promise(), Promise::Project);
     let symlinked = Effect::Edit(vec![EditTarget {
         path: PathBuf::from("/p/link/x"),
         real: PathBuf::from("/outside/x"),
@@ -232,26 +121,80 @@ fn reasons_name_the_real_target_and_the_concern() {
         in_temp: false,
         sensitive: None,
     }]);
+    let Decision::Ask(question) = decide(Mode::DontAsk, &symlinked, &Remembered::default()) else {
+        panic!("a symlinked edit outside asks");
+    };
+    assert_eq!(question.reason(), "writes outside the project: /outside/x");
+    let Decision::Ask(question) = decide(
+        Mode::DontAsk,
+        &edit("/p/.git/hooks/x", true, Some("git hook (runs on commit, checkout…)")),
+        &Remembered::default(),
+    ) else {
+        panic!("a hook edit asks");
+    };
     assert_eq!(
-        decide(Mode::DontAsk, &symlinked, &Remembered::default()),
-        Decision::Ask("writes outside the project: /outside/x".into())
+        question.reason(),
+        "changes a sensitive file (git hook (runs on commit, checkout…)): /p/.git/hooks/x"
     );
-    let Decision::Ask(reason) = decide(
-        Mode::Default,
-        &command(Risk::Safe, false, false, &["/etc/x"]),
-        &Remembered::default(),
-    ) else {
-        panic!("unsandboxed write outside asks");
+    let Decision::Ask(question) = decide(Mode::Default, &edit("/p/a", true, None), &Remembered::default()) else {
+        panic!("default asks for an edit");
     };
-    assert_eq!(reason, "writes outside the project: /etc/x");
-    let Decision::Refuse(reason) = decide(
-        Mode::Yolo,
-        &command(Risk::Hardline, false, true, &[]),
-        &Remembered::default(),
-    ) else {
-        panic!("hardline refuses");
-    };
-    assert_eq!(reason, "Hardline reason");
+    assert_eq!(question.reason(), "edit");
+}
+
+#[test]
+fn every_concern_has_words_and_a_promise() {
+    let concerns = [
+        (
+            Concern::Recognised("deletes files: x (rm)".into()),
+            Promise::Undo,
+            "deletes files: x (rm)",
+        ),
+        (
+            Concern::Secret("reads a secrets file: .env".into()),
+            Promise::Secrets,
+            "reads a secrets file: .env",
+        ),
+        (
+            Concern::Network(vec!["curl".into()]),
+            Promise::Network,
+            "needs the network (curl)",
+        ),
+        (
+            Concern::Network(vec![]),
+            Promise::Network,
+            "needs the network (the model asked for it)",
+        ),
+        (
+            Concern::Outside(PathBuf::from("/etc/x")),
+            Promise::Project,
+            "writes outside the project: /etc/x",
+        ),
+        (
+            Concern::Unsandboxed,
+            Promise::Containment,
+            "runs outside the sandbox (it can write anywhere the user can)",
+        ),
+        (
+            Concern::NotUndoable,
+            Promise::Undo,
+            "cannot be undone (no checkpoint covers what it may change)",
+        ),
+        (
+            Concern::NotContained(Containment::None),
+            Promise::Containment,
+            "not contained (no OS sandbox for this command)",
+        ),
+        (
+            Concern::NotHarmless(vec!["`cargo test …`".into()]),
+            Promise::Undo,
+            "not known to be harmless: `cargo test …`",
+        ),
+    ];
+    for (concern, promise, words) in concerns {
+        assert_eq!(concern.promise(), promise, "{concern:?}");
+        assert_eq!(concern.to_string(), words);
+    }
 }
 
 #[test]

@@ -17,7 +17,7 @@ use super::output::{self, Finished};
 use super::process::{self, Launch};
 use super::rpc::{PrivateDir, RpcServer};
 use super::{CLIENT_MODULE, python};
-use crate::safety::command::{CommandAssessment, Risk};
+use crate::safety::command::CommandAssessment;
 use crate::safety::policy::CommandEffect;
 use crate::tools::{ToolContext, ToolOutput, permission, shell};
 
@@ -64,21 +64,21 @@ fn as_command(code: &str) -> String {
     format!("python3 - <<'{end}'\n{code}\n{end}")
 }
 
-async fn approve(ctx: &ToolContext, code: &str) -> Result<Option<String>, permission::Blocked> {
+async fn approve(ctx: &ToolContext, code: &str) -> Result<permission::Approval, permission::Blocked> {
     let (project, temp) = permission::project_roots(ctx);
     let effect = CommandEffect {
         command: as_command(code),
-        assessment: CommandAssessment {
-            risk: Risk::Unknown,
-            reasons: vec![WHY_ASK.to_string()],
-            read_only: false,
-            write_targets: Vec::new(),
-            programs: vec!["python3".to_string()],
-        },
-        sandboxed: shell::sandbox::sandbox_active(&ctx.services),
+        // A Python script is another language: unknown, and only its exact text is remembered.
+        assessment: CommandAssessment::unknown(WHY_ASK),
+        containment: shell::sandbox::containment(&ctx.services, false),
         unsandboxed: false,
+        network_requested: false,
+        network_open: shell::sandbox::network_open(&ctx.services),
         background: false,
-        project,
+        // Its tool calls pass the gate on their own; what the script changes by its own means
+        // is not reported as covered by a checkpoint.
+        undoable: false,
+        roots: vec![project],
         temp,
     };
     permission::gate_command(ctx, effect).await

@@ -281,6 +281,11 @@ pub(crate) mod testing {
         )
     }
 
+    /// `text` as one single-quoted shell word.
+    pub(crate) fn quote(text: &str) -> String {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+
     /// A fresh name for [`marked_sleep`].
     pub(crate) fn unique_marker() -> String {
         format!("hermes-test-sleeper-{}", fastrand::u64(..))

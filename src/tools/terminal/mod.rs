@@ -22,6 +22,7 @@ use super::shell::sandbox::Grants;
 use super::{Tool, ToolContext, ToolDisplay, ToolOutput, args, permission};
 use crate::safety::policy::CommandEffect;
 use foreground::Foreground;
+use permission::Approval;
 
 /// Foreground timeout when the call gives none (Hermes `TERMINAL_TIMEOUT`).
 pub const DEFAULT_TIMEOUT_SECS: u64 = 180;
@@ -116,16 +117,15 @@ async fn run(ctx: &ToolContext, call: Value) -> ToolOutput {
         Ok(cwd) => cwd,
         Err(error) => return error_result(&command, error, "error"),
     };
-    let grants = match approve(ctx, &command, &cwd, background, unsandboxed).await {
-        Ok(Some(note)) => {
-            notes.push(("approval", note));
-            // The user saw the command and approved it: it gets the network it asked for.
+    let grants = match approve(ctx, &command, &cwd, background, unsandboxed, wants_network).await {
+        Ok(approval) => {
+            notes.extend(approval.note.map(|note| ("approval", note)));
+            // What the approval (or the config) grants the sandbox of this command.
             Grants {
-                network: wants_network,
-                protected_writes: false,
+                network: approval.network,
+                protected_writes: approval.sensitive_writes,
             }
         }
-        Ok(None) => Grants::default(),
         Err(blocked) => return blocked,
     };
     if pty {
@@ -283,31 +283,40 @@ async fn working_dir(ctx: &ToolContext, workdir: Option<&str>) -> Result<PathBuf
     Err(format!("Working directory does not exist: {}", root.display()))
 }
 
-/// Runs the permission gate. `Ok(Some(note))` when the user approved this call, `Ok(None)`
-/// when no approval was needed, `Err(result)` when the command must not run.
+/// Runs the permission gate. `Ok(approval)` when the command may run (its note is set when
+/// the user approved this call; its grants say what the sandbox must allow), `Err(result)`
+/// when the command must not run.
 async fn approve(
     ctx: &ToolContext,
     command: &str,
     cwd: &Path,
     background: bool,
     unsandboxed: bool,
-) -> Result<Option<String>, ToolOutput> {
+    network: bool,
+) -> Result<Approval, ToolOutput> {
     let assessment = permission::assess_command(ctx, command, cwd);
     tracing::debug!(risk = ?assessment.risk, programs = ?assessment.programs, "command analysed");
     let (read_only, write_targets) = (assessment.read_only, assessment.write_targets.clone());
     let (project, temp) = permission::project_roots(ctx);
-    // The editor's terminal runs foreground commands outside anything we could confine; there,
-    // and where Landlock is missing or turned off, the analysis alone decides.
+    // The editor's terminal runs foreground commands outside anything we could confine.
     let in_editor = ctx.session.terminals.runs_in_editor() && !background;
     let sandboxed = !in_editor && super::shell::sandbox::sandbox_active(&ctx.services);
+    let root = ctx.session.workspace.root();
     let effect = CommandEffect {
         command: command.to_string(),
         assessment,
-        sandboxed,
+        containment: super::shell::sandbox::containment(&ctx.services, in_editor),
         // Asking to leave a sandbox that is not there changes nothing.
         unsandboxed: unsandboxed && sandboxed,
+        network_requested: network,
+        network_open: super::shell::sandbox::network_open(&ctx.services),
         background,
-        project,
+        // The turn's checkpoint snapshots the session folder before the command runs (below);
+        // the checkpoint API does not report yet whether it covers everything the command may
+        // change there (nested repositories, ignored files, modes): the lead wires that at
+        // merge. Until then: undoable when the command runs inside the session folder.
+        undoable: cwd.starts_with(&root) || cwd.starts_with(&project),
+        roots: vec![project],
         temp,
     };
     let approved = permission::gate_command(ctx, effect)
@@ -315,7 +324,6 @@ async fn approve(
         .map_err(|blocked| error_result(command, blocked.0, "blocked"))?;
     // Snapshot for `/undo` before anything runs, unless the analysis proved the command only
     // reads or it can touch nothing inside the session folder.
-    let root = ctx.session.workspace.root();
     if !read_only && (cwd.starts_with(&root) || write_targets.iter().any(|t| t.starts_with(&root))) {
         ctx.session.checkpoints.before_change().await;
     }

@@ -62,6 +62,11 @@ pub(super) fn parameters() -> Value {
                 "items": {"type": "string"},
                 "description": "Strings to watch for in background process output. HARD RATE LIMIT: at most 1 notification per 15 seconds per process — matches arriving inside the cooldown are dropped. After 3 consecutive 15-second windows with dropped matches, watch_patterns is automatically disabled for that process and promoted to notify_on_complete behavior (one notification on exit, no more mid-process spam). USE ONLY for truly rare, one-shot mid-process signals on LONG-LIVED processes that will never exit on their own — e.g. ['Application startup complete'] on a server so you know when to hit its endpoint, or ['migration done'] on a daemon. DO NOT use for: (1) end-of-run markers like 'DONE'/'PASS' — use notify_on_complete instead; (2) error patterns like 'ERROR'/'Traceback' in loops or multi-item batch jobs — they fire on every iteration and you'll hit the strike limit fast; (3) anything you'd ever combine with notify_on_complete. When in doubt, choose notify_on_complete. MUTUALLY EXCLUSIVE with notify_on_complete — set one, not both."
             },
+            "network": {
+                "type": "boolean",
+                "description": "Run with network access (the sandbox has none by default; the user is asked)",
+                "default": false
+            },
             "unsandboxed": {
                 "type": "boolean",
                 "description": "Run this command (foreground or background) without the OS sandbox, which otherwise lets commands write only inside the project, the temp dir and configured roots. Use it only after a command failed with \"sandbox\": \"denied\" and the write outside those places is really needed; the user will be asked to approve.",

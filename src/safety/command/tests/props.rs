@@ -43,7 +43,28 @@ const SHELL_ALPHABET: &[&str] = &[
     "<(",
     "${",
     "#",
+    "make ",
+    "bash x.sh",
+    "npm run build",
+    "tar xf a.tar ",
+    "git -c a.b=c ",
+    "cat .en? ",
+    "{a,b}",
+    "timeout --signal KILL 5 ",
+    "LD_PRELOAD=x ",
 ];
+
+/// Fail closed whatever the input: read-only implies harmless, harmless implies safe, and a
+/// rule target exists only for a command that is not harmless or needs the network.
+fn invariants(text: &str) {
+    let a = run(text);
+    assert!(!a.read_only || a.harmless, "{text:?}");
+    assert!(!a.harmless || a.risk == Risk::Safe, "{text:?}");
+    assert!(
+        a.rule_targets.iter().all(|t| !t.harmless || t.network.is_some()),
+        "{text:?}"
+    );
+}
 
 #[test]
 fn random_bytes_never_panic() {
@@ -52,7 +73,7 @@ fn random_bytes_never_panic() {
         let len = rng.usize(0..200);
         let bytes: Vec<u8> = (0..len).map(|_| rng.u8(..)).collect();
         let text = String::from_utf8_lossy(&bytes);
-        let _ = run(&text);
+        invariants(&text);
     }
 }
 
@@ -64,7 +85,7 @@ fn random_shell_text_never_panics() {
         let text: String = (0..n)
             .map(|_| SHELL_ALPHABET[rng.usize(..SHELL_ALPHABET.len())])
             .collect();
-        let _ = run(&text);
+        invariants(&text);
     }
 }
 

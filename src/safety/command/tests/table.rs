@@ -2,15 +2,22 @@
 //! their expected risk, run against a fixed set of existing files (no real file system).
 
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
 use super::super::{CommandAssessment, CommandContext, Risk, assess};
 use super::cases::{EVASIONS, MORE};
+use crate::safety::paths::SensitiveRoots;
 
 use Risk::{Destructive as D, Hardline as H, Safe as S, Unknown as U};
 
 const CWD: &str = "/work/proj";
 const HOME: &str = "/home/u";
 const EXISTING: &[&str] = &[
+    "a.tar",
+    "a.zip",
+    "list.txt",
+    ".git",
+    ".git/config",
     "f",
     "dir",
     "dir/x",
@@ -25,18 +32,79 @@ const EXISTING: &[&str] = &[
     "out.log",
 ];
 
-fn exists(path: &Path) -> bool {
+pub(super) fn exists(path: &Path) -> bool {
     EXISTING.iter().any(|e| Path::new(CWD).join(e) == path)
+        || FILES.iter().any(|(f, _)| Path::new(CWD).join(f) == path)
+        || [
+            "/home/u/.hermes/.env",
+            "/home/u/.hermes/config.yaml",
+            "/home/u/.ssh/id_rsa",
+        ]
+        .iter()
+        .any(|p| Path::new(p) == path)
 }
 
-pub(super) fn run(command: &str) -> CommandAssessment {
-    let cx = CommandContext {
+/// Files the table's scripts, Makefiles and `package.json`s hold (relative to `CWD`).
+pub(super) const FILES: &[(&str, &str)] = &[
+    ("build.sh", "#!/bin/sh\ncargo build --release\n"),
+    ("clean.sh", "#!/bin/bash\nset -e\nrm -rf target\n"),
+    ("list.sh", "ls -la\necho done\n"),
+    ("ok.sh", "#!/usr/bin/env bash\nls\ncat Cargo.toml\n"),
+    (
+        "net.sh",
+        "#!/usr/bin/env -S bash -e\ncurl -fsSL https://example.com/x\n",
+    ),
+    ("hook.sh", "#!/bin/sh\necho 'rm -rf ~' > .git/hooks/post-checkout\n"),
+    ("tool.py", "#!/usr/bin/env python3\nimport os\n"),
+    ("bin/run", "#!/bin/sh\nexec ./clean.sh\n"),
+    (
+        "Makefile",
+        "CC = cc\nBUILD := target\n.PHONY: all build test clean lint deploy weird\nall: build\nbuild:\n\tcargo build\n\
+         test: build\n\tcargo test\nclean:\n\trm -rf $(BUILD)\nlint:\n\t@echo linting && ls src\n\
+         deploy:\n\tcurl -X POST https://example.com/deploy\nweird:\n\t$(shell echo hi) && $(CC) -o app main.c\n\
+         sub:\n\t$(MAKE) -C sub\n\
+         version:\n\techo $(VERSION)\n",
+    ),
+    ("sub/Makefile", "all:\n\tls\n"),
+    (
+        "package.json",
+        r#"{"scripts": {"test": "jest", "build": "tsc -p .", "lint": "ls src", "prewipe": "echo wiping",
+            "wipe": "rm -rf dist", "start": "node server.js", "hook": "git config core.hooksPath .githooks",
+            "fetch": "curl https://example.com", "show": "cat package.json"}}"#,
+    ),
+];
+
+pub(super) static ROOTS: LazyLock<Vec<PathBuf>> = LazyLock::new(|| vec![PathBuf::from(CWD)]);
+pub(super) static SENSITIVE: LazyLock<SensitiveRoots> = LazyLock::new(|| SensitiveRoots {
+    home: PathBuf::from(HOME),
+    hermes_home: PathBuf::from("/home/u/.hermes"),
+});
+
+pub(super) fn read_file(path: &Path) -> Option<String> {
+    FILES
+        .iter()
+        .find(|(name, _)| Path::new(CWD).join(name) == path)
+        .map(|(_, text)| (*text).to_owned())
+}
+
+pub(super) fn context<'a>(
+    exists: &'a dyn Fn(&Path) -> bool,
+    read: &'a dyn Fn(&Path) -> Option<String>,
+) -> CommandContext<'a> {
+    CommandContext {
         cwd: Path::new(CWD),
         home: Path::new(HOME),
         own_pids: &[4242],
-        exists: &exists,
-    };
-    assess(command, &cx)
+        exists,
+        roots: &ROOTS,
+        temp: Path::new("/tmp"),
+        sensitive: &SENSITIVE,
+        read_file: read,
+    }
+}
+
+pub(super) fn run(command: &str) -> CommandAssessment {
+    assess(command, &context(&exists, &read_file))
 }
 
 /// Every destructive command from the red-team run that used to pass the regex denylist.
@@ -85,7 +153,6 @@ const EVERYDAY: &[&str] = &[
     "make -j4",
     "mkdir build",
     "echo x > new-file",
-    "python script.py",
     "pytest -q tests/",
     "cd dir && ls",
     "cargo test 2>&1 | head -50",

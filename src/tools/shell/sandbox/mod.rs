@@ -10,7 +10,10 @@ use std::path::{Path, PathBuf};
 
 pub use sweep::Sweep;
 
-use crate::safety::sandbox::{self, CommandScope, PreparedSandbox, SandboxError, SandboxMode};
+use crate::safety::policy::Containment;
+use crate::safety::sandbox::{
+    self, CommandScope, NetworkMode, PreparedSandbox, SandboxError, SandboxMode, SandboxStatus,
+};
 use crate::tools::{ToolContext, ToolServices};
 
 /// What one command may do beyond the default sandbox, because the user approved it (or the
@@ -29,11 +32,24 @@ pub fn sandbox_active(services: &ToolServices) -> bool {
     services.sandbox.mode != SandboxMode::Off && sandbox::status().is_available()
 }
 
-/// True when commands the agent runs locally are fully contained (namespaces too): no write
-/// outside the session's folders, no network, no secret, no protected path, nothing outliving
-/// the command. Only then may the approval policy let an unknown command run unasked.
-pub fn fully_contained(services: &ToolServices) -> bool {
-    services.sandbox.mode == SandboxMode::WorkspaceWrite && sandbox::status().is_contained()
+/// How far the OS contains a command the agent runs (`in_editor`: it runs in the editor's
+/// terminal, which we cannot confine). Only `Full` — no write outside the session's folders,
+/// no network, no secret, no protected path, nothing outliving the command — lets the approval
+/// policy run an unknown command unasked.
+pub fn containment(services: &ToolServices, in_editor: bool) -> Containment {
+    if in_editor || services.sandbox.mode == SandboxMode::Off {
+        return Containment::None;
+    }
+    match sandbox::status() {
+        SandboxStatus::Contained { .. } => Containment::Full,
+        SandboxStatus::Confined { .. } => Containment::Partial,
+        SandboxStatus::Unavailable(_) => Containment::None,
+    }
+}
+
+/// True when the config gives every command the network (`terminal.network: allow`).
+pub fn network_open(services: &ToolServices) -> bool {
+    services.sandbox.network == NetworkMode::Allow
 }
 
 /// The one-time notice for the editor when the sandbox is wanted but the kernel cannot give it.

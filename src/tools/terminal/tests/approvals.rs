@@ -79,6 +79,7 @@ async fn approved_dangerous_commands_run_with_the_approval_note() {
             command,
             reason,
             unsandboxed: false,
+            ..
         },
     ] = asked.as_slice()
     else {

@@ -3,6 +3,7 @@
 
 mod approvals;
 mod background;
+mod grants;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -43,7 +44,9 @@ fn schema_matches_hermes() {
     assert_eq!(props["watch_patterns"]["type"], "array");
     assert_eq!(props["watch_patterns"]["items"], json!({"type": "string"}));
     assert_eq!(props["unsandboxed"]["default"], false);
-    assert_eq!(props.as_object().unwrap().len(), 8);
+    assert_eq!(props["network"]["type"], "boolean");
+    assert_eq!(props["network"]["default"], false);
+    assert_eq!(props.as_object().unwrap().len(), 9);
     assert_eq!(TerminalTool.name(), "terminal");
     assert!(TerminalTool.interactive());
     assert!(TerminalTool.description().starts_with("Execute shell commands"));
