@@ -16,7 +16,11 @@ const RUNS: usize = 15;
 const BUDGET: f64 = 1.05;
 
 fn main() {
-    assert!(sandbox::status().is_contained(), "no full sandbox here: {:?}", sandbox::status());
+    assert!(
+        sandbox::status().is_contained(),
+        "no full sandbox here: {:?}",
+        sandbox::status()
+    );
     let rt = tokio::runtime::Runtime::new().unwrap();
     let work = tempfile::tempdir().unwrap();
     let root = work.path().canonicalize().unwrap();

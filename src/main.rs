@@ -55,6 +55,12 @@ fn parse_command_line() -> Cli {
 }
 
 fn main() -> ExitCode {
+    // The sandbox launcher the editor's terminal runs (see `safety::sandbox::launch`): before
+    // anything else, since it is neither a server nor a tool a user calls.
+    if let Some(spec) = std::env::var_os(hermes_acp::safety::sandbox::launch::SPEC_ENV) {
+        let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+        hermes_acp::safety::sandbox::launch::main(std::path::Path::new(&spec), &args);
+    }
     let cli = parse_command_line();
     let logs = hermes_acp::logging::init();
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {

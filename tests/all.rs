@@ -27,6 +27,7 @@ mod commands;
 /// Compaction on the user's terms: `/compact <instructions>`, the per-session `auto_compact`
 /// toggle.
 mod compaction_controls;
+mod containment;
 /// delegate_task: subagents within the turn, as sessions or one card; cancel; usage.
 mod delegate;
 /// The editor config snippets and the ACP registry manifest.

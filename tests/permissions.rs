@@ -9,43 +9,9 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use crate::support::calls::{asked_commands, permission_requests, terminal_calls};
 use crate::support::mock_llm::{self, MockLlm};
 use crate::support::{AgentProcess, PermissionPolicy, TestHome, agent_text};
-
-fn permission_requests(agent: &AgentProcess) -> Vec<&Value> {
-    agent
-        .agent_requests
-        .iter()
-        .filter(|r| r["method"] == "session/request_permission")
-        .collect()
-}
-
-/// The commands asked about, in order.
-fn asked_commands(agent: &AgentProcess) -> Vec<String> {
-    permission_requests(agent)
-        .iter()
-        .map(|r| {
-            r["params"]["toolCall"]["rawInput"]["command"]
-                .as_str()
-                .unwrap_or("")
-                .to_owned()
-        })
-        .collect()
-}
-
-/// One model response calling `terminal` once per command, ids `<prefix><index>`.
-fn terminal_calls(prefix: &str, commands: &[&str]) -> mock_llm::Reply {
-    let calls: Vec<(String, Value)> = commands
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (format!("{prefix}{i}"), json!({"command": c})))
-        .collect();
-    let refs: Vec<(&str, &str, Value)> = calls
-        .iter()
-        .map(|(id, args)| (id.as_str(), "terminal", args.clone()))
-        .collect();
-    mock_llm::tool_calls(&refs)
-}
 
 async fn set_mode(agent: &mut AgentProcess, session: &str, mode: &str) {
     agent

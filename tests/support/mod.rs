@@ -4,6 +4,7 @@
 //! and notifications.
 #![allow(dead_code)]
 
+pub mod calls;
 pub mod mock_anthropic;
 pub mod mock_llm;
 pub mod mock_responses;

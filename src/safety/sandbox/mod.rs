@@ -18,6 +18,7 @@
 
 mod denial;
 mod hidden;
+pub mod launch;
 #[cfg(target_os = "linux")]
 mod linux;
 pub mod protected;
@@ -138,7 +139,7 @@ pub fn unavailable_notice(mode: SandboxMode) -> Option<String> {
 }
 
 /// What one command may do.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SandboxPolicy {
     /// Where it may write (device nodes aside); empty means read-only.
     pub writable: Vec<PathBuf>,
@@ -189,6 +190,40 @@ impl PreparedSandbox {
     pub fn contained(&self) -> bool {
         self.contained
     }
+
+    /// Variables a sandboxed command gets on top of its environment: package managers' caches
+    /// moved into the temp dir, the one place outside the project a command may write (the
+    /// user's own caches under the home directory stay read-only to it: a cache it could
+    /// rewrite, such as extracted sources, would run code in later builds of other projects).
+    pub fn env(&self) -> Vec<(&'static str, PathBuf)> {
+        let cache = cache_dir();
+        vec![
+            ("XDG_CACHE_HOME", cache.clone()),
+            ("npm_config_cache", cache.join("npm")),
+        ]
+    }
+}
+
+/// The caches of sandboxed commands: one folder per user in the temp dir (0700).
+fn cache_dir() -> PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        #[cfg(unix)]
+        // SAFETY: a plain getter.
+        let user = unsafe { libc::getuid() };
+        #[cfg(not(unix))]
+        let user = 0;
+        let dir = std::env::temp_dir().join(format!("hermes-acp-cache-{user}"));
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        if let Err(e) = builder.create(&dir) {
+            tracing::debug!(error = %e, dir = %dir.display(), "no cache folder for sandboxed commands");
+        }
+        dir
+    })
+    .clone()
 }
 
 impl SandboxPolicy {
@@ -199,6 +234,12 @@ impl SandboxPolicy {
             SandboxStatus::Unavailable(reason) => return Err(SandboxError::Unavailable(reason.clone())),
             status => status.is_contained(),
         };
+        self.build(contained)
+    }
+
+    /// [`prepare`](Self::prepare) at a level measured elsewhere (the agent's probe, handed to
+    /// the launcher in `launch.rs`), without probing again.
+    pub fn prepare_as(&self, contained: bool) -> Result<PreparedSandbox, SandboxError> {
         self.build(contained)
     }
 
@@ -222,6 +263,8 @@ impl SandboxPolicy {
 #[cfg(not(target_os = "linux"))]
 impl PreparedSandbox {
     pub fn apply(&self, _command: &mut tokio::process::Command) {}
+
+    pub fn apply_std(&self, _command: &mut std::process::Command, _die_with_parent: bool) {}
 }
 
 #[cfg(test)]

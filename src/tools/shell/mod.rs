@@ -139,6 +139,7 @@ pub fn spawn_program(
 fn start(mut command: Command, reader: io::PipeReader, sandbox: Option<&PreparedSandbox>) -> io::Result<ShellChild> {
     group::lead_new_group(&mut command);
     if let Some(sandbox) = sandbox {
+        command.envs(sandbox.env());
         sandbox.apply(&mut command);
     }
     let mut child = command.spawn()?;

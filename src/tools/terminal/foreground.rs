@@ -10,9 +10,14 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::{MAX_OUTPUT_CHARS, guard, hosted};
+use crate::safety::sandbox::launch;
 use crate::tools::output::head_tail;
 use crate::tools::shell::capture::HeadTail;
 use crate::tools::shell::{self, StdinMode, ansi::strip_ansi, sandbox};
+
+/// Why a command meant for the editor's terminal did not run.
+const NO_LAUNCHER: &str = "Command execution failed: the OS sandbox needs this agent's own \
+executable to run a command in the editor's terminal, and it cannot be found";
 use crate::tools::{HostCommand, HostRun, ToolContext, ToolDisplay, ToolOutput, redact};
 
 /// Bytes kept from each end of the output before decoding; comfortably more than the 40 %/60 %
@@ -61,9 +66,14 @@ impl Foreground<'_> {
         let hermes_home = ctx.services.hermes_home.as_deref();
         // The editor's terminal, when it offers one, runs the same steps so `cd`/`export`
         // carry over identically; the user watches it live in the card, labelled with the
-        // command they recognise (see `hosted`). It runs outside our sandbox.
+        // command they recognise (see `hosted`). The sandbox comes along through our launcher.
         if ctx.session.terminals.runs_in_editor() {
-            let files = shell_state.run_files(hermes_home, false);
+            let launcher = match sandbox::for_editor_terminal(ctx, self.unsandboxed, self.grants) {
+                Ok(launcher) => launcher,
+                Err(error) => return self.failure(String::new(), -1, error, None),
+            };
+            let contained = launcher.as_ref().is_some_and(|l| l.contained);
+            let files = shell_state.run_files(hermes_home, contained);
             let args = self.wrapper_args(&files);
             let prologue = shell_state
                 .trusted_dir(hermes_home)
@@ -71,21 +81,39 @@ impl Foreground<'_> {
             let call = hosted::invocation(shell::shell_program(), prologue, FOREGROUND_SCRIPT, args);
             let mut env = ctx.services.child_env.blanked();
             env.extend(call.env);
+            // The shell's own arguments either way: the editor labels the terminal with them.
+            let program = match &launcher {
+                Some(l) => match launch::launcher() {
+                    Some(ours) => {
+                        env.push((launch::SPEC_ENV.to_string(), l.spec.display().to_string()));
+                        ours
+                    }
+                    None => return self.failure(String::new(), -1, NO_LAUNCHER.to_string(), None),
+                },
+                None => shell::shell_program().to_path_buf(),
+            };
             let host = HostCommand {
                 call_id: &ctx.call_id,
-                program: shell::shell_program(),
+                program: &program,
                 args: call.args,
                 cwd: &self.cwd,
                 timeout: self.timeout,
                 // The editor's terminal inherits the editor's environment: blank the credentials.
                 env,
             };
+            let sweep = launcher
+                .is_some()
+                .then(|| sandbox::Sweep::before(&[ctx.session.workspace.root()]));
+            let sweep = sweep.filter(|_| contained && !self.grants.protected_writes);
             let result = ctx.session.terminals.run(host, &ctx.cancel).await;
             if let Some(prologue) = call.prologue {
                 let _ = tokio::fs::remove_file(prologue).await;
             }
             if let Some(result) = result {
                 shell_state.commit(hermes_home, &files);
+                if let Some(note) = sandbox::sweep_note(sweep.as_ref()) {
+                    self.notes.push(("protected_note", note));
+                }
                 return self.finish_hosted(ctx, result, &files.marker).await;
             }
         }

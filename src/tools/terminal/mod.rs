@@ -298,14 +298,15 @@ async fn approve(
     tracing::debug!(risk = ?assessment.risk, programs = ?assessment.programs, "command analysed");
     let (read_only, write_targets) = (assessment.read_only, assessment.write_targets.clone());
     let (project, temp) = permission::project_roots(ctx);
-    // The editor's terminal runs foreground commands outside anything we could confine.
+    // The editor's terminal runs foreground commands through our sandbox launcher.
     let in_editor = ctx.session.terminals.runs_in_editor() && !background;
-    let sandboxed = !in_editor && super::shell::sandbox::sandbox_active(&ctx.services);
+    let containment = super::shell::sandbox::containment(&ctx.services, in_editor);
+    let sandboxed = containment != crate::safety::policy::Containment::None;
     let root = ctx.session.workspace.root();
     let effect = CommandEffect {
         command: command.to_string(),
         assessment,
-        containment: super::shell::sandbox::containment(&ctx.services, in_editor),
+        containment,
         // Asking to leave a sandbox that is not there changes nothing.
         unsandboxed: unsandboxed && sandboxed,
         network_requested: network,

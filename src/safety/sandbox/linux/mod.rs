@@ -84,6 +84,36 @@ impl PreparedSandbox {
     }
 }
 
+impl PreparedSandbox {
+    /// [`apply`](Self::apply) for a std command. `die_with_parent`: the sandbox dies with the
+    /// calling process (the launcher: single-threaded, so the parent-death signal cannot fire
+    /// early when some other thread ends).
+    pub fn apply_std(&self, command: &mut std::process::Command, die_with_parent: bool) {
+        use std::os::unix::process::CommandExt;
+        if die_with_parent {
+            // SAFETY: `getpid` before the fork; `prctl` and `getppid` in the child are plain
+            // syscalls.
+            let parent = unsafe { libc::getpid() };
+            unsafe {
+                command.pre_exec(move || {
+                    if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
+                        return Err(io::Error::last_os_error());
+                    }
+                    // The parent may have died before the signal was armed.
+                    match libc::getppid() == parent {
+                        true => Ok(()),
+                        false => Err(io::Error::from_raw_os_error(libc::ESRCH)),
+                    }
+                });
+            }
+        }
+        // SAFETY: see `child.rs`: the hook is async-signal-safe.
+        unsafe {
+            command.pre_exec(self.armed.hook());
+        }
+    }
+}
+
 /// Whether this kernel lets us build the full sandbox: a real `/bin/sh -c 'exit 0'` spawned
 /// inside it must succeed (AppArmor's restriction of unprivileged user namespaces on Ubuntu,
 /// `kernel.unprivileged_userns_clone=0`, seccomp profiles of container runtimes all fail here).

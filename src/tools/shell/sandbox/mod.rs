@@ -12,7 +12,7 @@ pub use sweep::Sweep;
 
 use crate::safety::policy::Containment;
 use crate::safety::sandbox::{
-    self, CommandScope, NetworkMode, PreparedSandbox, SandboxError, SandboxMode, SandboxStatus,
+    self, CommandScope, NetworkMode, PreparedSandbox, SandboxError, SandboxMode, SandboxStatus, launch,
 };
 use crate::tools::{ToolContext, ToolServices};
 
@@ -33,11 +33,11 @@ pub fn sandbox_active(services: &ToolServices) -> bool {
 }
 
 /// How far the OS contains a command the agent runs (`in_editor`: it runs in the editor's
-/// terminal, which we cannot confine). Only `Full` — no write outside the session's folders,
-/// no network, no secret, no protected path, nothing outliving the command — lets the approval
-/// policy run an unknown command unasked.
+/// terminal, through our launcher when our own executable can be found). Only `Full` — no
+/// write outside the session's folders, no network, no secret, no protected path, nothing
+/// outliving the command — lets the approval policy run an unknown command unasked.
 pub fn containment(services: &ToolServices, in_editor: bool) -> Containment {
-    if in_editor || services.sandbox.mode == SandboxMode::Off {
+    if services.sandbox.mode == SandboxMode::Off || (in_editor && std::env::current_exe().is_err()) {
         return Containment::None;
     }
     match sandbox::status() {
@@ -62,8 +62,72 @@ pub fn unavailable_notice(services: &ToolServices) -> Option<String> {
 /// already knows, through [`sandbox_active`]). `Err(message)`: Landlock is there but the ruleset
 /// could not be built — the command must not run (fail closed).
 pub fn for_command(ctx: &ToolContext, unsandboxed: bool, grants: Grants) -> Result<Option<PreparedSandbox>, String> {
-    if unsandboxed {
+    let Some(policy) = policy_for(ctx, unsandboxed, grants) else {
         return Ok(None);
+    };
+    match policy.prepare() {
+        Ok(prepared) => Ok(Some(prepared)),
+        Err(SandboxError::Unavailable(reason)) => {
+            tracing::debug!(%reason, "running a command without the OS sandbox");
+            Ok(None)
+        }
+        Err(e @ SandboxError::Setup(_)) => Err(e.to_string()),
+    }
+}
+
+/// For a command shown in the editor's terminal: the spec file our launcher enforces there
+/// (see `safety::sandbox::launch`) and whether it contains fully; `Ok(None)` runs it
+/// unsandboxed, as [`for_command`] would; `Err` when the spec cannot be written (fail closed).
+pub fn for_editor_terminal(
+    ctx: &ToolContext,
+    unsandboxed: bool,
+    grants: Grants,
+) -> Result<Option<EditorSandbox>, String> {
+    let Some(policy) = policy_for(ctx, unsandboxed, grants) else {
+        return Ok(None);
+    };
+    let contained = match sandbox::status() {
+        SandboxStatus::Contained { .. } => true,
+        SandboxStatus::Confined { .. } => false,
+        SandboxStatus::Unavailable(_) => return Ok(None),
+    };
+    let trusted = ctx
+        .session
+        .state
+        .processes
+        .shell_state()
+        .trusted_dir(ctx.services.hermes_home.as_deref());
+    let spec = trusted.join(format!("sandbox-{}.json", fastrand::u64(..)));
+    let program = super::shell_program().to_path_buf();
+    let written = launch::write_spec(
+        &spec,
+        &launch::Spec {
+            policy,
+            contained,
+            program,
+        },
+    );
+    written.map_err(|e| format!("could not set up the OS sandbox: {e}"))?;
+    Ok(Some(EditorSandbox { spec, contained }))
+}
+
+/// A sandbox our launcher sets up inside the editor's terminal; the spec file goes with it.
+#[derive(Debug)]
+pub struct EditorSandbox {
+    pub spec: PathBuf,
+    pub contained: bool,
+}
+
+impl Drop for EditorSandbox {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.spec);
+    }
+}
+
+/// What the sandbox of one command would be, before anything is opened.
+fn policy_for(ctx: &ToolContext, unsandboxed: bool, grants: Grants) -> Option<sandbox::SandboxPolicy> {
+    if unsandboxed {
+        return None;
     }
     let shell_state = ctx.session.state.processes.shell_state();
     let roots = [ctx.session.workspace.root()];
@@ -80,17 +144,7 @@ pub fn for_command(ctx: &ToolContext, unsandboxed: bool, grants: Grants) -> Resu
         protect: !grants.protected_writes,
         git_dirs: &[],
     };
-    let Some(policy) = ctx.services.sandbox.policy(&scope) else {
-        return Ok(None);
-    };
-    match policy.prepare() {
-        Ok(prepared) => Ok(Some(prepared)),
-        Err(SandboxError::Unavailable(reason)) => {
-            tracing::debug!(%reason, "running a command without the OS sandbox");
-            Ok(None)
-        }
-        Err(e @ SandboxError::Setup(_)) => Err(e.to_string()),
-    }
+    ctx.services.sandbox.policy(&scope)
 }
 
 /// What kind of denial a failed sandboxed command ran into, for the result's `sandbox` key.
