@@ -275,3 +275,38 @@ async fn with_the_sandbox_off_only_harmless_commands_run_unasked() {
     assert!(!home.cwd().join("target").exists());
     assert_eq!(agent.shutdown().await, Some(0));
 }
+
+#[tokio::test]
+async fn without_namespaces_landlock_and_seccomp_still_confine_what_was_approved() {
+    let mock = MockLlm::start().await;
+    let home = TestHome::new(&mock.url());
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let outside = tempfile::tempdir_in("/var/tmp").unwrap();
+    let reach = python(&format!(
+        "import socket; socket.create_connection((\"127.0.0.1\", {port}), timeout=5); print(\"reached\")"
+    ));
+    let escape = python(&format!("open(\"{}/x\", \"w\").write(\"x\")", outside.path().display()));
+    let scratch = tempfile::tempdir().unwrap();
+    let toolchain = toolchain_env();
+    let mut env: Vec<(&str, &str)> = toolchain.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    env.extend([
+        ("HOME", scratch.path().to_str().unwrap()),
+        ("HERMES_ACP_SANDBOX", "no-namespaces"),
+    ]);
+    let mut agent = AgentProcess::spawn(home.path(), &env).await;
+    agent.initialize().await;
+    let session = agent.new_session(&home.cwd()).await;
+    set_mode(&mut agent, &session, "accept_edits").await;
+    agent.permission_policy = PermissionPolicy::Select("allow_once");
+    mock.push(terminal_calls("p", &["ls", reach.as_str(), escape.as_str()]));
+    mock.push(mock_llm::text(&["done"]));
+    agent.prompt(&session, "go").await;
+    // Not fully contained: anything not known to be harmless asks.
+    assert_eq!(permission_requests(&agent).len(), 2);
+    // Approved, they still run confined: no network, no write outside the project.
+    assert!(!tool_result(&mock, "p1")["output"].as_str().unwrap().contains("reached"));
+    assert_ne!(tool_result(&mock, "p2")["exit_code"], 0);
+    assert!(!outside.path().join("x").exists());
+    assert_eq!(agent.shutdown().await, Some(0));
+}
