@@ -6,6 +6,7 @@ mod child;
 mod landlock;
 mod mounts;
 mod seccomp;
+mod sys;
 
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
