@@ -70,7 +70,10 @@ fn flag_without_dashes(word: &str) -> Option<clap::Error> {
     }
     let mut command = Cli::command();
     command.build();
-    let known = command.get_arguments().filter_map(|a| a.get_long()).any(|long| long == word);
+    let known = command
+        .get_arguments()
+        .filter_map(|a| a.get_long())
+        .any(|long| long == word);
     if !known {
         return None;
     }

@@ -41,11 +41,11 @@ mod edit_race;
 // Unix only: Unix sockets, process groups and /proc.
 #[cfg(unix)]
 mod execute_code;
+/// Sessions Hermes saved in its own `state.db`: listed, loaded, continued, never written.
+mod hermes_sessions;
 /// The npm package and the Python wheel, installed from local files and probed like the ACP
 /// registry does.
 mod launchers;
-/// Sessions Hermes saved in its own `state.db`: listed, loaded, continued, never written.
-mod hermes_sessions;
 /// Providers and long sessions: fallbacks, backoff, compaction, context files, memory, search.
 mod long_sessions;
 /// MCP client in-process against the example MCP server: tools, calls, failures, close.

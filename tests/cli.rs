@@ -6,8 +6,8 @@ use std::path::Path;
 
 use serde_json::json;
 
-use crate::support::{AgentProcess, TestHome};
 use crate::support::mock_llm::{self, MockLlm};
+use crate::support::{AgentProcess, TestHome};
 
 /// Runs the binary with a clean environment (HOME and HERMES_HOME in `home`).
 pub async fn run_cli(home: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String) {
@@ -382,7 +382,10 @@ async fn setup_re_asks_bad_input_retests_and_prints_the_editor_snippet() {
             && last_lines[0].ends_with(" ms. Check it any time with `hermes-acp --check`."),
         "{out}"
     );
-    assert!(last_lines[1].starts_with("Saved: model.provider custom and model.default mock-large in "), "{out}");
+    assert!(
+        last_lines[1].starts_with("Saved: model.provider custom and model.default mock-large in "),
+        "{out}"
+    );
     assert!(out.find("Zed —").unwrap() < out.find("Saved:").unwrap());
     let config = std::fs::read_to_string(home.path().join("config.yaml")).unwrap();
     assert_eq!(

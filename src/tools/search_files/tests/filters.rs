@@ -18,11 +18,16 @@ fn gitignore_applies_inside_git_repos_like_rg() {
         let mut params = params(dir.path(), pattern);
         params.names = names;
         params.git_ceilings = vec![ceiling.clone()];
-        let outcome = super::super::execute(&params, &CancellationToken::new()).unwrap().unwrap();
+        let outcome = super::super::execute(&params, &CancellationToken::new())
+            .unwrap()
+            .unwrap();
         outcome.to_json()["files"].clone()
     };
     // Not a repository: rg ignores .gitignore, but .ignore files always apply.
-    assert_eq!(files(false, "needle"), json!(["build/out.txt", "ignored.txt", "kept.txt"]));
+    assert_eq!(
+        files(false, "needle"),
+        json!(["build/out.txt", "ignored.txt", "kept.txt"])
+    );
     std::fs::create_dir(dir.path().join(".git")).unwrap();
     assert_eq!(files(false, "needle"), json!(["kept.txt"]));
     assert_eq!(files(true, "*.txt"), json!(["kept.txt"]));
@@ -39,14 +44,19 @@ fn a_repository_is_looked_for_up_to_the_ceiling_and_not_beyond() {
     let search = |ceilings: Vec<std::path::PathBuf>| {
         let mut params = params(&inner, "needle");
         params.git_ceilings = ceilings;
-        let outcome = super::super::execute(&params, &CancellationToken::new()).unwrap().unwrap();
+        let outcome = super::super::execute(&params, &CancellationToken::new())
+            .unwrap()
+            .unwrap();
         outcome.to_json()["files"].clone()
     };
     // The repository above the root counts, as in rg and git.
     assert_eq!(search(Vec::new()), json!(["kept.txt"]));
     assert_eq!(search(vec![dir.path().to_path_buf()]), json!(["kept.txt"]));
     // A ceiling between them hides it, as `git status` would.
-    assert_eq!(search(vec![dir.path().join("outer")]), json!(["ignored.txt", "kept.txt"]));
+    assert_eq!(
+        search(vec![dir.path().join("outer")]),
+        json!(["ignored.txt", "kept.txt"])
+    );
 }
 
 #[tokio::test]
