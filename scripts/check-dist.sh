@@ -43,7 +43,7 @@ system_library() {
   case "$1:$2" in
     elf:*) return 1 ;;
     pe:*) [[ ${2,,} =~ ^(api-ms-win-.*|kernel32|ntdll|ws2_32|advapi32|bcrypt|bcryptprimitives|userenv|msvcrt|ucrtbase|ole32|oleaut32|shell32|user32|crypt32|secur32|iphlpapi|synchronization|dbghelp|psapi|ncrypt|mswsock)\.dll$ ]] ;;
-    macho:*) [[ $2 == /usr/lib/libSystem.B.dylib || $2 == /usr/lib/libiconv.2.dylib || $2 == /usr/lib/libresolv.9.dylib \
+    macho:*) [[ $2 == /usr/lib/libSystem.B.dylib || $2 == /usr/lib/libiconv.2.dylib || $2 == /usr/lib/libcharset.1.dylib || $2 == /usr/lib/libresolv.9.dylib \
                 || $2 == /usr/lib/libc++.1.dylib || $2 == /usr/lib/libobjc.A.dylib || $2 == /System/Library/Frameworks/* ]] ;;
   esac
 }
@@ -109,7 +109,10 @@ for archive in "${archives[@]}"; do
         rm -rf "$prefix"
       else echo "    not run: wine is missing (apt-get install wine)"; fi ;;
     darwin-*)
-      echo "    not run: no macOS here (headers and load commands checked above)" ;;
+      minimum=11.0
+      [ "$key" = darwin-x86_64 ] && minimum=10.12
+      [ "$(jq -r .minimum_macos <<<"$info")" = "$minimum" ] || fail "built for macOS $(jq -r .minimum_macos <<<"$info"), not $minimum"
+      echo "    minimum macOS $(jq -r .minimum_macos <<<"$info"); not run: nothing here executes Mach-O (headers and load commands checked above)" ;;
   esac
 
   # The npm platform package and the wheel, when scripts/package.py made them.

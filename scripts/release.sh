@@ -71,6 +71,10 @@ build() {
     python3 scripts/macos_frameworks.py "$stubs" "$target"
     # A variable of its own, so the musl targets' rustflags in .cargo/config.toml still apply.
     export "CARGO_TARGET_${env_target^^}_RUSTFLAGS=-C link-arg=-F$(cd "$stubs" && pwd)"
+    # Rust's own minimum for the target; left unset, zig links for the newest macOS it knows.
+    local minimum=11.0
+    [[ $target == x86_64-* ]] && minimum=10.12
+    export MACOSX_DEPLOYMENT_TARGET=$minimum
   fi
   cargo zigbuild --profile dist --locked --target "$target"
 }
