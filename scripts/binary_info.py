@@ -84,7 +84,10 @@ def pe(data: bytes) -> dict:
             if name_rva == 0:
                 break
             start = offset(name_rva)
-            libraries.append(data[start : data.index(b"\0", start)].decode())
+            name = data[start : data.index(b"\0", start)].decode()
+            # Linkers emit one import descriptor per object at times: list each DLL once.
+            if name.lower() not in (known.lower() for known in libraries):
+                libraries.append(name)
             entry += 20
     kind = "dll" if characteristics & 0x2000 else "executable"
     kind += {3: " (console)", 2: " (gui)"}.get(subsystem, f" (subsystem {subsystem})")

@@ -9,7 +9,8 @@
 # empty HOME, then a prompt against a mock provider):
 #   linux-x86_64    natively
 #   linux-aarch64   under qemu-user (`qemu-aarch64-static`, Debian's qemu-user-static)
-#   windows-x86_64  under Wine (Debian's wine), headless, in a throwaway prefix
+#   windows-x86_64  under Wine (Debian's wine), headless, in a throwaway prefix; Wine < 9 lacks
+#                   bcryptprimitives.dll, so a shim (scripts/wine/) is built with mingw-w64 gcc
 #   darwin-*        not run: nothing here executes Mach-O; the header and library checks only
 # An emulator that is missing is reported as not run, not as passed. Finally the npm packages
 # and wheels scripts/package.py made, when present: the platform package and the wheel of each
@@ -103,8 +104,17 @@ for archive in "${archives[@]}"; do
       else echo "    not run: qemu-aarch64-static is missing (apt-get install qemu-user-static)"; fi ;;
     windows-x86_64)
       if command -v wine >/dev/null; then
+        wine_version=$(wine --version 2>/dev/null)
+        shim=""
+        # Rust's std imports ProcessPrng from bcryptprimitives.dll (Windows 10+); Wine has it
+        # from 9.0 on. For an older Wine, a shim built here sits next to the binary under test.
+        if [[ $wine_version =~ ^wine-([0-9]+) ]] && [ "${BASH_REMATCH[1]}" -lt 9 ]; then
+          x86_64-w64-mingw32-gcc -O2 -shared -o "$unpacked/bcryptprimitives.dll" scripts/wine/bcryptprimitives.c -ladvapi32 \
+            && shim=", with scripts/wine/bcryptprimitives.c for its missing bcryptprimitives.dll" \
+            || fail "$wine_version lacks bcryptprimitives.dll and x86_64-w64-mingw32-gcc could not build the shim"
+        fi
         prefix=$(mktemp -d)
-        WINEPREFIX=$prefix WINEDEBUG=-all run_probe "under $(wine --version) (headless, fresh prefix)" --runner wine --windows-paths "$binary"
+        WINEPREFIX=$prefix WINEDEBUG=-all run_probe "under $wine_version (headless, fresh prefix$shim)" --runner wine --windows-paths "$binary"
         WINEPREFIX=$prefix wineserver -k 2>/dev/null || true
         rm -rf "$prefix"
       else echo "    not run: wine is missing (apt-get install wine)"; fi ;;
