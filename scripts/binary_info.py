@@ -6,7 +6,9 @@ Windows binaries can be inspected on Linux).
       {"format": "elf"|"pe"|"macho", "arch": "x86_64"|"aarch64", "kind": "executable"|…,
        "libraries": [the shared libraries it loads: ELF DT_NEEDED, PE imported DLLs,
                      Mach-O LC_LOAD_DYLIB / LC_LOAD_WEAK_DYLIB / LC_REEXPORT_DYLIB],
-       "interpreter": ELF PT_INTERP or null, "minimum_macos": Mach-O only}
+       "interpreter": ELF PT_INTERP or null,
+       Mach-O only: "minimum_macos", "signed" (a code signature, ad hoc or not),
+       "all_symbols_bound" (MH_NOUNDEFS and MH_TWOLEVEL)}
 """
 
 import json
@@ -18,7 +20,7 @@ PE_MACHINES = {0x8664: "x86_64", 0xAA64: "aarch64"}
 MACHO_CPUS = {0x01000007: "x86_64", 0x0100000C: "aarch64"}
 MACHO_FILETYPES = {2: "executable", 6: "dylib"}
 LC_LOAD_DYLIB, LC_LOAD_WEAK_DYLIB, LC_REEXPORT_DYLIB = 0xC, 0x80000018, 0x8000001F
-LC_BUILD_VERSION, LC_VERSION_MIN_MACOSX = 0x32, 0x24
+LC_BUILD_VERSION, LC_VERSION_MIN_MACOSX, LC_CODE_SIGNATURE = 0x32, 0x24, 0x1D
 
 
 def elf(data: bytes) -> dict:
@@ -96,16 +98,17 @@ def pe(data: bytes) -> dict:
 
 
 def macho(data: bytes) -> dict:
-    magic, cputype, _, filetype, ncmds, _, _, _ = struct.unpack_from("<IIIIIIII", data, 0)
+    magic, cputype, _, filetype, ncmds, _, flags, _ = struct.unpack_from("<IIIIIIII", data, 0)
     if magic != 0xFEEDFACF:
         raise ValueError("only thin 64-bit little-endian Mach-O is expected")
-    libraries, offset, minimum = [], 32, None
+    libraries, offset, minimum, signed = [], 32, None, False
     for _ in range(ncmds):
         cmd, size = struct.unpack_from("<II", data, offset)
         if cmd in (LC_BUILD_VERSION, LC_VERSION_MIN_MACOSX):
             # LC_BUILD_VERSION: platform then minos; LC_VERSION_MIN_MACOSX: version first.
             version = struct.unpack_from("<I", data, offset + (12 if cmd == LC_BUILD_VERSION else 8))[0]
             minimum = f"{version >> 16}.{(version >> 8) & 0xFF}"
+        signed = signed or cmd == LC_CODE_SIGNATURE
         if cmd in (LC_LOAD_DYLIB, LC_LOAD_WEAK_DYLIB, LC_REEXPORT_DYLIB):
             name_offset = struct.unpack_from("<I", data, offset + 8)[0]
             start = offset + name_offset
@@ -113,7 +116,9 @@ def macho(data: bytes) -> dict:
         offset += size
     return {"format": "macho", "arch": MACHO_CPUS.get(cputype, hex(cputype)),
             "kind": MACHO_FILETYPES.get(filetype, f"type {filetype}"), "libraries": libraries,
-            "interpreter": None, "minimum_macos": minimum}
+            "interpreter": None, "minimum_macos": minimum, "signed": signed,
+            # MH_NOUNDEFS and MH_TWOLEVEL: every symbol bound, each to the library it came from.
+            "all_symbols_bound": bool(flags & 0x1) and bool(flags & 0x80)}
 
 
 def inspect(path: str) -> dict:

@@ -122,6 +122,9 @@ for archive in "${archives[@]}"; do
       minimum=11.0
       [ "$key" = darwin-x86_64 ] && minimum=10.12
       [ "$(jq -r .minimum_macos <<<"$info")" = "$minimum" ] || fail "built for macOS $(jq -r .minimum_macos <<<"$info"), not $minimum"
+      [ "$(jq -r .all_symbols_bound <<<"$info")" = true ] || fail "symbols left unbound or for a flat lookup"
+      # Apple silicon runs signed code only (an ad-hoc signature will do).
+      [ "$key" = darwin-x86_64 ] || [ "$(jq -r .signed <<<"$info")" = true ] || fail "no code signature"
       echo "    minimum macOS $(jq -r .minimum_macos <<<"$info"); not run: nothing here executes Mach-O (headers and load commands checked above)" ;;
   esac
 
