@@ -1,31 +1,44 @@
 #!/usr/bin/env bash
-# Release builds for the ACP registry, on any machine (no CI vendor needed).
+# Release archives for every ACP registry platform, built on one Linux x86_64 machine.
 #
-#   scripts/release.sh [TARGET...]        default: x86_64-unknown-linux-musl
+#   scripts/release.sh [TARGET...]   build, check, pack (default: the five targets below)
+#   scripts/release.sh --check       rebuild nothing; verify dist/ (scripts/check-dist.sh)
 #
-# For each target: `cargo build --profile dist --locked --target TARGET` (Cargo.toml's shipping
-# profile: release + fat LTO, one codegen unit, opt-level s, stripped), strip again if needed, check it
-# (size ≤ 15 MB; a musl build must be static; a binary this machine can run must answer
-# --version), pack dist/hermes-acp-<version>-<target>.tar.gz (.zip for Windows) with README.md
-# and LICENSE, write <archive>.sha256, and finally rewrite acp_registry/agent.json so that its
-# `distribution.binary` lists exactly the targets built and checked here, with their URLs and
-# digests. Archives stay out of git (dist/ is ignored); upload them to the GitHub release
-# v<version>, then commit the manifest.
+#   target                      registry key     C parts (bundled SQLite, ring, mimalloc) and linker
+#   x86_64-unknown-linux-musl   linux-x86_64     Debian's musl-gcc (musl-tools), static
+#   aarch64-unknown-linux-musl  linux-aarch64    zig cc through cargo-zigbuild, static
+#   x86_64-pc-windows-gnu       windows-x86_64   zig cc (mingw-w64 headers and import libraries)
+#   aarch64-apple-darwin        darwin-aarch64   zig cc + framework stubs (scripts/macos_frameworks.py)
+#   x86_64-apple-darwin         darwin-x86_64    same
 #
-# Needs: rustup targets (`rustup target add x86_64-unknown-linux-musl`), a C compiler for the
-# target (Debian: `apt-get install musl-tools`) for the bundled SQLite and ring, jq, sha256sum
-# (or shasum), tar, and zip for Windows targets.
+# Each target: `--locked` build with the `dist` profile (fat LTO, one codegen unit, opt-level z,
+# stripped), size ≤ 15 MB, Linux builds static, a binary this machine runs answers --version;
+# packed as dist/hermes-acp-<version>-<target>.tar.gz (.zip for Windows) with README.md and
+# LICENSE, plus <archive>.sha256. Then acp_registry/agent.json is rewritten: `distribution.binary`
+# lists every archive of this version in dist/ with its URL and digest, `distribution.npx` the
+# npm launcher at this version. Start a release from an empty dist/. Then scripts/package.py
+# makes the npm packages and wheels from these archives, and `--check` verifies all of it.
+# Upload the archives to the GitHub release v<version>, publish the packages, commit the manifest.
+#
+# Needs: rustup targets (`rustup target add <target>`), `pip install ziglang cargo-zigbuild`,
+# Debian's musl-tools, jq, tar, zip, sha256sum and python3. docs/install.md explains the choices.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = "--check" ]; then
+  shift
+  exec scripts/check-dist.sh "$@"
+fi
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(x86_64-unknown-linux-musl)
+[ ${#targets[@]} -gt 0 ] || targets=(x86_64-unknown-linux-musl aarch64-unknown-linux-musl
+  x86_64-pc-windows-gnu aarch64-apple-darwin x86_64-apple-darwin)
 
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)
 repo_url=$(sed -n 's/^repository = "\(.*\)"/\1/p' Cargo.toml | head -n1)
 max_bytes=$((15 * 1024 * 1024))
 dist=dist
 manifest=acp_registry/agent.json
+target_dir=${CARGO_TARGET_DIR:-target}
 mkdir -p "$dist"
 
 die() { echo "release: $*" >&2; exit 1; }
@@ -44,35 +57,48 @@ platform() {
   esac
 }
 
-entries="{}"
-for target in "${targets[@]}"; do
-  key=$(platform "$target")
-  exe=hermes-acp
-  case "$target" in *windows*) exe=hermes-acp.exe ;; esac
-
-  # The cc crate finds the target's C compiler by these names; musl-gcc is Debian's wrapper.
-  env_target=${target//-/_}
-  if [[ $target == *-linux-musl ]] && command -v musl-gcc >/dev/null; then
-    export "CC_${env_target}=${CC:-musl-gcc}"
+# Builds one target with the toolchain the table above names.
+build() {
+  local target=$1 env_target=${1//-/_}
+  if [[ $target == x86_64-unknown-linux-musl ]] && command -v musl-gcc >/dev/null; then
+    # The cc crate finds the target's C compiler by this name; musl-gcc is Debian's wrapper.
+    CC_x86_64_unknown_linux_musl=${CC:-musl-gcc} cargo build --profile dist --locked --target "$target"
+    return
   fi
-  echo "==> building $target"
-  cargo build --profile dist --locked --target "$target"
+  command -v cargo-zigbuild >/dev/null || die "$target needs cargo-zigbuild and zig: pip install ziglang cargo-zigbuild"
+  if [[ $target == *-apple-darwin ]]; then
+    local stubs="$target_dir/macos-frameworks"
+    python3 scripts/macos_frameworks.py "$stubs" "$target"
+    # A variable of its own, so the musl targets' rustflags in .cargo/config.toml still apply.
+    export "CARGO_TARGET_${env_target^^}_RUSTFLAGS=-C link-arg=-F$(cd "$stubs" && pwd)"
+    # Rust's own minimum for the target; left unset, zig links for the newest macOS it knows.
+    local minimum=11.0
+    [[ $target == x86_64-* ]] && minimum=10.12
+    export MACOSX_DEPLOYMENT_TARGET=$minimum
+  fi
+  cargo zigbuild --profile dist --locked --target "$target"
+}
 
-  binary="${CARGO_TARGET_DIR:-target}/$target/dist/$exe"
+for target in "${targets[@]}"; do
+  platform "$target" >/dev/null
+  exe=hermes-acp
+  [[ $target == *windows* ]] && exe=hermes-acp.exe
+  echo "==> building $target"
+  started=$(date +%s)
+  build "$target"
+  seconds=$(($(date +%s) - started))
+
+  binary="$target_dir/$target/dist/$exe"
   [ -f "$binary" ] || die "no binary at $binary"
   stage=$(mktemp -d)
   cp "$binary" "$stage/$exe"
-  # The profile strips already; this catches a toolchain that ignored it. PE needs mingw's strip.
-  strip_tool=strip
-  [[ $target == *windows-gnu ]] && command -v x86_64-w64-mingw32-strip >/dev/null && strip_tool=x86_64-w64-mingw32-strip
-  "$strip_tool" "$stage/$exe" 2>/dev/null || echo "release: could not strip $exe for $target; packing it unstripped" >&2
-
+  info=$(python3 scripts/binary_info.py "$stage/$exe")
   size=$(wc -c <"$stage/$exe")
   [ "$size" -le "$max_bytes" ] || die "$target binary is $size bytes, over the 15 MB budget"
-  if [[ $target == *-linux-musl ]] && command -v readelf >/dev/null; then
-    if readelf -d "$stage/$exe" 2>/dev/null | grep -q NEEDED; then die "$target binary is not static"; fi
+  if [[ $target == *-linux-* ]] && [ "$(jq '.libraries | length' <<<"$info")" != 0 ]; then
+    die "$target binary is not static: $(jq -c .libraries <<<"$info")"
   fi
-  if [[ $target == "$(rustc -vV | sed -n 's/^host: //p')" || ( $target == x86_64-unknown-linux-musl && $(uname -sm) == "Linux x86_64" ) ]]; then
+  if [[ $target == x86_64-unknown-linux-* && $(uname -sm) == "Linux x86_64" ]]; then
     reported=$("$stage/$exe" --version)
     [ "$reported" = "hermes-acp $version" ] || die "$target binary reports '$reported', expected 'hermes-acp $version'"
   fi
@@ -88,15 +114,27 @@ for target in "${targets[@]}"; do
   rm -rf "$stage"
   digest=$(sha256 "$dist/$archive")
   echo "$digest  $archive" >"$dist/$archive.sha256"
-  echo "    $archive  $((size / 1024)) KiB stripped  sha256 $digest"
+  echo "    $archive  $((size / 1024)) KiB binary, $(($(wc -c <"$dist/$archive") / 1024)) KiB archive, built in ${seconds}s, sha256 $digest"
+done
 
-  entries=$(jq --arg key "$key" --arg url "$repo_url/releases/download/v$version/$archive" \
-               --arg cmd "./$exe" --arg sha "$digest" \
+# The manifest lists every archive of this version that dist/ holds, with its digest.
+entries="{}"
+for checksum in "$dist"/hermes-acp-"$version"-*.sha256; do
+  [ -e "$checksum" ] || continue
+  archive=$(basename "$checksum" .sha256)
+  target=${archive#hermes-acp-"$version"-}
+  target=${target%.tar.gz}
+  target=${target%.zip}
+  exe=hermes-acp
+  [[ $target == *windows* ]] && exe=hermes-acp.exe
+  entries=$(jq --arg key "$(platform "$target")" --arg url "$repo_url/releases/download/v$version/$archive" \
+               --arg cmd "./$exe" --arg sha "$(cut -d' ' -f1 "$checksum")" \
                '. + {($key): {archive: $url, cmd: $cmd, sha256: $sha}}' <<<"$entries")
 done
 
 tmp=$(mktemp)
-jq --arg version "$version" --argjson binary "$entries" \
-   'del(._comment) | .version = $version | .distribution.binary = $binary' "$manifest" >"$tmp"
+jq --arg version "$version" --argjson binary "$entries" --arg npx "hermes-acp@$version" \
+   'del(._comment) | .version = $version | .distribution.binary = $binary
+    | .distribution.npx = {package: $npx}' "$manifest" >"$tmp"
 mv "$tmp" "$manifest"
-echo "==> $manifest now lists: $(jq -r '.distribution.binary | keys | join(", ")' "$manifest")"
+echo "==> $manifest now lists: $(jq -r '.distribution.binary | keys | join(", ")' "$manifest"), npx $(jq -r .distribution.npx.package "$manifest")"

@@ -5,14 +5,14 @@ use std::sync::Arc;
 
 use crate::acp::{self, AcpState, WireLimits};
 use crate::config::Config;
+use crate::config::ProviderError;
 use crate::services::Services;
 use crate::session::SessionManager;
 use crate::store::Store;
 
 /// Builds the process scope from a loaded configuration.
 pub fn build_services(config: Config) -> Arc<Services> {
-    // Opened in the background: `initialize` is answered before SQLite is ready.
-    let store = Store::open_in_background(config.db_path.clone());
+    let store = open_store(&config);
     // Start two blocking-pool threads now: one soon waits in stdin's read for good, and the
     // first write to stdout (the `initialize` answer) would otherwise wait for a thread to be
     // created. Each holds until both exist, so the pool cannot satisfy both with one thread.
@@ -24,6 +24,21 @@ pub fn build_services(config: Config) -> Arc<Services> {
         });
     }
     Arc::new(Services::new(config, store))
+}
+
+/// The session database. Opened in the background: `initialize` is answered before SQLite is
+/// ready. With no provider configured at all and no database yet, nothing is created on disk:
+/// such a process cannot start a session (the provider is resolved once, at start), so a
+/// first look from an editor or the registry's probe leaves no `HERMES_HOME/hermes-acp` behind.
+fn open_store(config: &Config) -> Store {
+    let nothing_configured = matches!(config.provider, Err(ProviderError::NotConfigured { .. }));
+    if nothing_configured && !config.db_path.exists() {
+        match Store::open_in_memory() {
+            Ok(store) => return store,
+            Err(e) => tracing::warn!(error = %e, "cannot open an in-memory session database"),
+        }
+    }
+    Store::open_in_background(config.db_path.clone())
 }
 
 /// Wire size limits; `HERMES_ACP_MAX_LINE_BYTES` / `HERMES_ACP_MAX_FRAME_BYTES` override them

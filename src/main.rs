@@ -50,8 +50,38 @@ fn parse_command_line() -> Cli {
             command: Some("acp".to_string()),
             ..Cli::default()
         },
-        _ => Cli::parse(),
+        (Some(first), _) => {
+            if let Some(error) = flag_without_dashes(&first.to_string_lossy()) {
+                error.exit();
+            }
+            Cli::parse()
+        }
     }
+}
+
+/// `hermes-acp setup` / `check` / `help`: a word that is one of our flags without its dashes
+/// (other CLIs spell these as subcommands, Hermes' own `hermes setup` among them) gets clap's
+/// own "unexpected argument" error with a tip naming the flag, instead of a list of values.
+fn flag_without_dashes(word: &str) -> Option<clap::Error> {
+    use clap::CommandFactory;
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if word.starts_with('-') || word == "acp" {
+        return None;
+    }
+    let mut command = Cli::command();
+    command.build();
+    let known = command
+        .get_arguments()
+        .filter_map(|a| a.get_long())
+        .any(|long| long == word);
+    if !known {
+        return None;
+    }
+    let mut error = clap::Error::new(ErrorKind::UnknownArgument).with_cmd(&command);
+    error.insert(ContextKind::InvalidArg, ContextValue::String(word.to_string()));
+    error.insert(ContextKind::SuggestedArg, ContextValue::String(format!("--{word}")));
+    error.insert(ContextKind::Usage, ContextValue::StyledStr(command.render_usage()));
+    Some(error)
 }
 
 fn main() -> ExitCode {

@@ -15,8 +15,9 @@ mod clarify;
 /// The command line: `--check` verdicts and exit codes, `--setup`, `--help`.
 mod cli;
 /// The command line on a pseudo-terminal: `--setup` prompt by prompt, the note when started by
-/// hand. Unix only: the pty comes from libc's posix_openpt.
-#[cfg(unix)]
+/// hand. Linux only: the pty comes from libc's posix_openpt with O_CLOEXEC and ptsname_r,
+/// which the libc crate offers on Linux alone.
+#[cfg(target_os = "linux")]
 mod cli_pty;
 /// What each client shows and what clients rely on: stand-alone permission questions, card
 /// titles, usage after a cancel, `/compact` now, keepalives, MCP close, new files through the
@@ -43,6 +44,9 @@ mod edit_race;
 mod execute_code;
 /// Sessions Hermes saved in its own `state.db`: listed, loaded, continued, never written.
 mod hermes_sessions;
+/// The npm package and the Python wheel, installed from local files and probed like the ACP
+/// registry does.
+mod launchers;
 /// Providers and long sessions: fallbacks, backoff, compaction, context files, memory, search.
 mod long_sessions;
 /// MCP client in-process against the example MCP server: tools, calls, failures, close.

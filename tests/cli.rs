@@ -4,8 +4,10 @@
 
 use std::path::Path;
 
-use crate::support::TestHome;
+use serde_json::json;
+
 use crate::support::mock_llm::{self, MockLlm};
+use crate::support::{AgentProcess, TestHome};
 
 /// Runs the binary with a clean environment (HOME and HERMES_HOME in `home`).
 pub async fn run_cli(home: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String) {
@@ -45,6 +47,58 @@ async fn no_arguments_and_acp_serve_other_words_are_refused() {
     assert_eq!((code, out.as_str()), (2, ""), "clap's usage error goes to stderr");
     let (code, _) = run_cli(home.path(), &["acp", "--bogus"], &[]).await;
     assert_eq!(code, 2);
+}
+
+/// `hermes-acp setup` (as `hermes setup` is spelled): clap's error with a tip naming the flag.
+#[tokio::test]
+async fn flags_typed_without_dashes_get_a_tip() {
+    let home = tempfile::tempdir().unwrap();
+    for (word, flag) in [("setup", "--setup"), ("check", "--check"), ("help", "--help")] {
+        let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_hermes-acp"))
+            .env("HOME", home.path())
+            .env("HERMES_HOME", home.path())
+            .arg(word)
+            .output()
+            .await
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{word}");
+        assert!(out.stdout.is_empty(), "{word}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        for needle in [
+            format!("unexpected argument '{word}'"),
+            format!("tip: a similar argument exists: '{flag}'"),
+            "Usage: hermes-acp".to_string(),
+        ] {
+            assert!(err.contains(&needle), "{needle:?} in:\n{err}");
+        }
+    }
+    assert_eq!(std::fs::read_dir(home.path()).unwrap().count(), 0);
+}
+
+/// A first start with nothing configured (an editor trying the agent, the registry's probe)
+/// leaves nothing behind: no `HERMES_HOME/hermes-acp` and no database. The message names our
+/// own commands only (a new user may not have the Hermes CLI).
+#[tokio::test]
+async fn starting_with_nothing_configured_creates_no_folder_and_needs_no_hermes_cli() {
+    let home = TestHome::unconfigured();
+    let mut agent = AgentProcess::spawn(home.path(), &[]).await;
+    agent.initialize().await;
+    let listed = agent.request("session/list", json!({})).await;
+    assert_eq!(listed["result"]["sessions"], json!([]), "{listed}");
+    let response = agent
+        .request("session/new", json!({"cwd": home.cwd(), "mcpServers": []}))
+        .await;
+    let message = response["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("hermes-acp --setup") && !message.contains("hermes model"),
+        "{message}"
+    );
+    assert_eq!(agent.shutdown().await, Some(0));
+    let left: Vec<_> = std::fs::read_dir(home.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "HERMES_HOME stays empty: {left:?}");
 }
 
 #[tokio::test]
@@ -318,6 +372,21 @@ async fn setup_re_asks_bad_input_retests_and_prints_the_editor_snippet() {
     ] {
         assert!(out.contains(expected), "missing {expected:?} in:\n{out}");
     }
+    // Only the editor found (Zed), with its own next step; the result last, where it stays on
+    // screen.
+    assert!(out.contains("  Next: then in Zed open the agent panel"), "{out}");
+    assert!(!out.contains("Neovim") && !out.contains("acpx"), "{out}");
+    let last_lines: Vec<&str> = out.trim_end().lines().rev().take(2).collect();
+    assert!(
+        last_lines[0].starts_with("Setup OK: mock-large answered the test in ")
+            && last_lines[0].ends_with(" ms. Check it any time with `hermes-acp --check`."),
+        "{out}"
+    );
+    assert!(
+        last_lines[1].starts_with("Saved: model.provider custom and model.default mock-large in "),
+        "{out}"
+    );
+    assert!(out.find("Zed —").unwrap() < out.find("Saved:").unwrap());
     let config = std::fs::read_to_string(home.path().join("config.yaml")).unwrap();
     assert_eq!(
         config,

@@ -93,6 +93,54 @@ fn registry_manifest_follows_the_rules() {
     }
 }
 
+/// One version everywhere: Cargo.toml's is the manifest's, the npm launcher's and the exact
+/// version of each platform package it depends on, and the wheel's (maturin reads it from
+/// Cargo.toml; `dynamic` says so). Package names and specs in the manifest carry it too.
+#[test]
+fn manifest_and_package_versions_follow_cargo_toml() {
+    let version = env!("CARGO_PKG_VERSION");
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("acp_registry/agent.json")).unwrap()).unwrap();
+    assert_eq!(manifest["version"], version);
+    let npm: Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("packaging/npm/package.json")).unwrap()).unwrap();
+    assert_eq!(npm["name"], "hermes-acp");
+    assert_eq!(npm["version"], version, "packaging/npm/package.json");
+    assert_eq!(npm["bin"]["hermes-acp"], "bin/hermes-acp.js");
+    let platforms = npm["optionalDependencies"].as_object().unwrap();
+    let expected = ["darwin-arm64", "darwin-x64", "linux-arm64", "linux-x64", "win32-x64"];
+    assert_eq!(
+        platforms.keys().map(String::as_str).collect::<Vec<_>>(),
+        expected.map(|p| format!("hermes-acp-{p}")),
+        "one optional package per registry platform"
+    );
+    for (name, spec) in platforms {
+        assert_eq!(spec, version, "{name} is pinned to exactly this version");
+    }
+    let pyproject = std::fs::read_to_string(root().join("pyproject.toml")).unwrap();
+    let pyproject: toml::Value = toml::from_str(&pyproject).unwrap();
+    assert_eq!(pyproject["project"]["name"].as_str(), Some("hermes-acp-rs"));
+    assert!(
+        pyproject["project"].get("version").is_none()
+            && pyproject["project"]["dynamic"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|d| d.as_str() == Some("version")),
+        "the wheel takes its version from Cargo.toml"
+    );
+    assert_eq!(pyproject["tool"]["maturin"]["bindings"].as_str(), Some("bin"));
+    assert_eq!(
+        manifest["distribution"]["npx"]["package"],
+        format!("hermes-acp@{version}"),
+        "npx runs the launcher's `hermes-acp` bin at exactly this version"
+    );
+    // `uvx <package>` runs the executable named like the package, and PyPI's `hermes-acp` is
+    // another project: the wheel `hermes-acp-rs` holds `hermes-acp`, which only
+    // `uvx --from hermes-acp-rs hermes-acp` runs, a form the registry's `uvx` entry cannot say.
+    assert!(manifest["distribution"].get("uvx").is_none());
+}
+
 fn regex_like_id(id: &str) -> bool {
     let mut chars = id.chars();
     chars.next().is_some_and(|c| c.is_ascii_lowercase())

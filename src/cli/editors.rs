@@ -10,6 +10,8 @@ pub struct Editor {
     /// Where the snippet goes.
     pub place: &'static str,
     pub snippet: &'static str,
+    /// What to do once the snippet is in place: how this editor starts a Hermes session.
+    pub next: &'static str,
     /// Folders under the home directory that show the editor is used.
     config_dirs: &'static [&'static str],
     /// Programs on the `PATH` that show it is installed.
@@ -21,6 +23,7 @@ pub const EDITORS: &[Editor] = &[
         name: "Zed",
         place: "merge into Zed's settings.json (command palette: `zed: open settings`)",
         snippet: include_str!("../../editor-configs/zed.json"),
+        next: "then in Zed open the agent panel, click \"+\" and start a new Hermes thread",
         config_dirs: &[".config/zed", "Library/Application Support/Zed"],
         programs: &["zed", "zeditor"],
     },
@@ -28,6 +31,7 @@ pub const EDITORS: &[Editor] = &[
         name: "JetBrains IDEs",
         place: "save as ~/.jetbrains/acp.json (AI Chat → Add Custom Agent)",
         snippet: include_str!("../../editor-configs/jetbrains-acp.json"),
+        next: "then restart the IDE, open AI Chat and pick Hermes in the agent list",
         config_dirs: &[
             ".jetbrains",
             ".config/JetBrains",
@@ -39,6 +43,7 @@ pub const EDITORS: &[Editor] = &[
         name: "VS Code (ACP Client extension)",
         place: "merge into VS Code's settings.json",
         snippet: include_str!("../../editor-configs/vscode-settings.json"),
+        next: "then open the ACP Client view in VS Code and connect to Hermes",
         config_dirs: &[".config/Code", ".vscode", "Library/Application Support/Code"],
         programs: &["code", "codium"],
     },
@@ -46,6 +51,7 @@ pub const EDITORS: &[Editor] = &[
         name: "Neovim (CodeCompanion)",
         place: "add to your CodeCompanion setup in your Neovim config",
         snippet: include_str!("../../editor-configs/neovim.lua"),
+        next: "then run :CodeCompanionChat in Neovim (the chat uses the hermes adapter)",
         config_dirs: &[".config/nvim"],
         programs: &["nvim"],
     },
@@ -53,6 +59,7 @@ pub const EDITORS: &[Editor] = &[
         name: "Emacs (agent-shell)",
         place: "add to your Emacs init file (agent-shell needs Emacs 29.1 or newer)",
         snippet: include_str!("../../editor-configs/emacs-agent-shell.el"),
+        next: "then run M-x agent-shell-hermes-start-agent in Emacs",
         config_dirs: &[".emacs.d", ".config/emacs"],
         programs: &["emacs"],
     },
@@ -60,6 +67,7 @@ pub const EDITORS: &[Editor] = &[
         name: "acpx",
         place: "save as ~/.acpx/config.json",
         snippet: include_str!("../../editor-configs/acpx-config.json"),
+        next: "then try it in a project: acpx hermes exec \"explain this repo\"",
         config_dirs: &[".acpx"],
         programs: &["acpx"],
     },

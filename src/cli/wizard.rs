@@ -1,8 +1,8 @@
 //! The `--setup` dialogue: choose a provider (by number or name), the URL for a custom server
 //! (checked as you type), the key (hidden on a terminal), a model from the provider's list (ids
 //! not in it are questioned), then one real completion. Bad input is asked again; a failed test
-//! offers to change the key, URL or model, retry, save anyway or quit. Ends with the snippet for
-//! the editors found on this machine.
+//! offers to change the key, URL or model, retry, save anyway or quit. Then the snippet for each
+//! editor found on this machine with its next step, and the result last, where it stays on screen.
 #![allow(clippy::print_stdout)] // A wizard talks to a person on a terminal, never to an editor.
 
 use std::io::{BufRead, IsTerminal, Write};
@@ -189,6 +189,9 @@ pub async fn wizard() -> Result<(), String> {
     };
     let mut key = ask_key(choice, &base_url)?;
     let mut model: Option<String> = None;
+    // Repeated in the last line, so the outcome is what stays on screen.
+    let mut verdict =
+        "Setup saved without a passing test: fix what the test reported, then run `hermes-acp --check`.".to_string();
     let client = llm::http::client();
     loop {
         let settings = ProviderSettings {
@@ -219,6 +222,10 @@ pub async fn wizard() -> Result<(), String> {
         let diagnosis = probe::complete_once(provider.as_ref(), &chosen, &[]).await;
         if let Diagnosis::Ok { latency, .. } = diagnosis {
             println!("  OK: {chosen} answered in {} ms.", latency.as_millis());
+            verdict = format!(
+                "Setup OK: {chosen} answered the test in {} ms. Check it any time with `hermes-acp --check`.",
+                latency.as_millis()
+            );
             break;
         }
         let report = explain(&diagnosis, &chosen, &settings, &home, Vec::new());
@@ -233,18 +240,19 @@ pub async fn wizard() -> Result<(), String> {
     }
     let model = model.unwrap_or_default();
     save(&home, choice, &base_url, &key, &model)?;
+    // The result comes last, where the terminal leaves it on screen: the snippets first.
+    print_editor_snippets(&home_dir());
     let env_note = if key.is_empty() {
         String::new()
     } else {
         format!(", {} in {}", choice.key_var, home.join(".env").display())
     };
     println!(
-        "Saved: model.provider {} and model.default {model} in {}{env_note}.",
+        "\nSaved: model.provider {} and model.default {model} in {}{env_note}.",
         choice.id,
         home.join("config.yaml").display()
     );
-    println!("Check it any time with `hermes-acp --check`.");
-    print_editor_snippets(&home_dir());
+    println!("{verdict}");
     Ok(())
 }
 
@@ -252,21 +260,23 @@ fn home_dir() -> std::path::PathBuf {
     crate::tools::workspace::home_dir()
 }
 
+/// The snippet for each editor found on this machine, each with its own next step; none when
+/// no editor is found (they are all in editor-configs/, and printing them all buried the result).
 fn print_editor_snippets(home: &std::path::Path) {
     let path = std::env::var_os("PATH");
     let command = super::editors::launch_command(path.as_deref());
     let found = super::editors::found(home, path.as_deref());
     if found.is_empty() {
         println!(
-            "\nNo editor found here. Snippets for Zed, JetBrains, VS Code, Neovim and acpx are in editor-configs/ \
-             (https://github.com/hermes-acp/hermes-acp/tree/main/editor-configs); this one is for Zed's settings.json:\n"
+            "\nNo editor found on this machine. The snippet for each editor (Zed, JetBrains, VS Code, \
+             Neovim, Emacs, acpx) is in editor-configs/ \
+             (https://github.com/hermes-acp/hermes-acp/tree/main/editor-configs); use \"{command}\" as its command."
         );
-        println!("{}", super::editors::snippet_for(&super::editors::EDITORS[0], &command));
         return;
     }
     for editor in found {
         println!("\n{} — {}:\n", editor.name, editor.place);
         println!("{}", super::editors::snippet_for(editor, &command).trim_end());
+        println!("\n  Next: {}.", editor.next);
     }
-    println!("\nThen open the agent panel in your editor and pick Hermes.");
 }

@@ -51,7 +51,7 @@ pub struct ProviderSettings {
 pub enum ProviderError {
     /// Nothing is configured at all.
     #[error(
-        "No LLM provider configured. Run `hermes-acp --setup` (or `hermes model`), or set OPENROUTER_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY in {home}/.env, or point model.base_url in {home}/config.yaml at an OpenAI-compatible server such as Ollama (http://127.0.0.1:11434/v1)."
+        "No LLM provider configured. Run `hermes-acp --setup`, or set OPENROUTER_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY in {home}/.env, or point model.base_url in {home}/config.yaml at an OpenAI-compatible server such as Ollama (http://127.0.0.1:11434/v1)."
     )]
     NotConfigured { home: String },
     /// A provider was named but its key is missing.

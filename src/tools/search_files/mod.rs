@@ -118,6 +118,9 @@ pub(crate) struct SearchParams {
     pub deadline: Instant,
     /// The configured `HERMES_HOME`, whose credentials the read denylist hides.
     pub hermes_home: Option<PathBuf>,
+    /// git's `GIT_CEILING_DIRECTORIES`: no repository is looked for above these (see
+    /// `walk::walker`).
+    pub git_ceilings: Vec<PathBuf>,
 }
 
 /// One line of content output.
@@ -253,6 +256,7 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
         context: coerce_int(args.get("context"), 0).clamp(0, MAX_CONTEXT as i64) as usize,
         deadline: Instant::now() + SEARCH_TIMEOUT,
         hermes_home: ctx.services.hermes_home.clone(),
+        git_ceilings: walk::git_ceilings_from_env(),
     };
     let (offset, limit) = (params.offset, params.limit);
 

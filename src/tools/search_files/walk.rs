@@ -18,14 +18,16 @@ use crate::tools::workspace::{expand_home, resolve_against};
 
 /// A walker over `params.root` with rg's default filters: hidden files skipped, .gitignore
 /// honoured inside git repositories (rg's `require_git`), .ignore / .rgignore always, parent
-/// ignore files and git's global/exclude files too, symlinks not followed.
+/// ignore files and git's global/exclude files too, symlinks not followed. Like git, no
+/// repository is looked for above a `GIT_CEILING_DIRECTORIES` entry: a root with no repository
+/// beneath its ceiling reads no ignore file above itself.
 pub(crate) fn walker(params: &SearchParams) -> WalkBuilder {
     let mut builder = WalkBuilder::new(&params.root);
     builder
         // Global gitignore patterns resolve against the session cwd, never the process cwd.
         .current_dir(params.cwd.clone())
         .hidden(true)
-        .parents(true)
+        .parents(!outside_any_repository(&params.root, &params.git_ceilings))
         .ignore(true)
         .git_ignore(true)
         .git_global(true)
@@ -35,6 +37,29 @@ pub(crate) fn walker(params: &SearchParams) -> WalkBuilder {
         .threads(0);
     builder.add_custom_ignore_filename(".rgignore");
     builder
+}
+
+/// The absolute paths in git's `GIT_CEILING_DIRECTORIES` (colon-separated; empty entries and
+/// relative ones are ignored, as git does).
+pub(crate) fn git_ceilings_from_env() -> Vec<PathBuf> {
+    std::env::var_os("GIT_CEILING_DIRECTORIES")
+        .map(|list| std::env::split_paths(&list).filter(|p| p.is_absolute()).collect())
+        .unwrap_or_default()
+}
+
+/// True when no `.git` (or `.jj`, which the walker also takes for a repository) exists at
+/// `root` or above it before a ceiling is reached. As in git, the ceiling itself is not looked
+/// in, and `root` always is, even when it is a ceiling.
+fn outside_any_repository(root: &Path, ceilings: &[PathBuf]) -> bool {
+    for dir in root.ancestors() {
+        if dir != root && ceilings.iter().any(|c| c == dir) {
+            return true;
+        }
+        if dir.join(".git").exists() || dir.join(".jj").exists() {
+            return false;
+        }
+    }
+    false
 }
 
 /// A glob with rg's `--glob` syntax (no `/` → any depth, `!` negates), used as a *filter* on

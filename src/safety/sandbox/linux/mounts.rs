@@ -182,6 +182,10 @@ impl Builder {
     }
 }
 
+/// `statvfs`'s relatime flag: the kernel's value (`ST_RELATIME`, include/linux/statfs.h), which
+/// glibc and musl both pass through; the libc crate defines it for glibc only.
+const ST_RELATIME: libc::c_ulong = 0x1000;
+
 /// The per-mount flags of the file system holding `path` that a remount must repeat (the
 /// kernel refuses to drop them inside a user namespace).
 fn locked_flags(path: &Path) -> libc::c_ulong {
@@ -197,7 +201,7 @@ fn locked_flags(path: &Path) -> libc::c_ulong {
         (libc::ST_NOEXEC, libc::MS_NOEXEC),
         (libc::ST_NOATIME, libc::MS_NOATIME),
         (libc::ST_NODIRATIME, libc::MS_NODIRATIME),
-        (libc::ST_RELATIME, libc::MS_RELATIME),
+        (ST_RELATIME, libc::MS_RELATIME),
     ];
     pairs
         .into_iter()

@@ -54,9 +54,10 @@ pub(super) unsafe fn loopback_up() -> io::Result<()> {
         request.ifr_name[0] = b'l' as libc::c_char;
         request.ifr_name[1] = b'o' as libc::c_char;
         let result = (|| {
-            check(libc::ioctl(socket, libc::SIOCGIFFLAGS, &mut request))?;
+            // `as _`: the request's type differs between C libraries (glibc: c_ulong, musl: c_int).
+            check(libc::ioctl(socket, libc::SIOCGIFFLAGS as _, &mut request))?;
             request.ifr_ifru.ifru_flags |= (libc::IFF_UP | libc::IFF_RUNNING) as libc::c_short;
-            check(libc::ioctl(socket, libc::SIOCSIFFLAGS, &request))
+            check(libc::ioctl(socket, libc::SIOCSIFFLAGS as _, &request))
         })();
         libc::close(socket);
         result

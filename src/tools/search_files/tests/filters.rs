@@ -2,8 +2,10 @@
 
 use super::*;
 
-#[tokio::test]
-async fn gitignore_applies_inside_git_repos_like_rg() {
+/// The fixture's parent is a `GIT_CEILING_DIRECTORIES` boundary, so whatever lies above the
+/// temp dir (a `.git` in /tmp, a repository around TMPDIR) cannot change the answer.
+#[test]
+fn gitignore_applies_inside_git_repos_like_rg() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), ".gitignore", "ignored.txt\nbuild/\n");
     write(dir.path(), "ignored.txt", "needle\n");
@@ -11,16 +13,50 @@ async fn gitignore_applies_inside_git_repos_like_rg() {
     write(dir.path(), "kept.txt", "needle\n");
     write(dir.path(), "sub/.ignore", "private.txt\n");
     write(dir.path(), "sub/private.txt", "needle\n");
-    let ctx = test_ctx(dir.path());
-    let args = json!({"pattern": "needle", "output_mode": "files_only"});
+    let ceiling = dir.path().parent().unwrap().to_path_buf();
+    let files = |names: bool, pattern: &str| {
+        let mut params = params(dir.path(), pattern);
+        params.names = names;
+        params.git_ceilings = vec![ceiling.clone()];
+        let outcome = super::super::execute(&params, &CancellationToken::new())
+            .unwrap()
+            .unwrap();
+        outcome.to_json()["files"].clone()
+    };
     // Not a repository: rg ignores .gitignore, but .ignore files always apply.
-    let (value, _, _) = search(&ctx, args.clone()).await;
-    assert_eq!(value["files"], json!(["build/out.txt", "ignored.txt", "kept.txt"]));
+    assert_eq!(
+        files(false, "needle"),
+        json!(["build/out.txt", "ignored.txt", "kept.txt"])
+    );
     std::fs::create_dir(dir.path().join(".git")).unwrap();
-    let (value, _, _) = search(&ctx, args).await;
-    assert_eq!(value["files"], json!(["kept.txt"]));
-    let (value, _, _) = search(&ctx, json!({"pattern": "*.txt", "target": "files"})).await;
-    assert_eq!(value["files"], json!(["kept.txt"]));
+    assert_eq!(files(false, "needle"), json!(["kept.txt"]));
+    assert_eq!(files(true, "*.txt"), json!(["kept.txt"]));
+}
+
+#[test]
+fn a_repository_is_looked_for_up_to_the_ceiling_and_not_beyond() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "outer/.gitignore", "ignored.txt\n");
+    std::fs::create_dir(dir.path().join("outer/.git")).unwrap();
+    write(dir.path(), "outer/inner/ignored.txt", "needle\n");
+    write(dir.path(), "outer/inner/kept.txt", "needle\n");
+    let inner = dir.path().join("outer/inner");
+    let search = |ceilings: Vec<std::path::PathBuf>| {
+        let mut params = params(&inner, "needle");
+        params.git_ceilings = ceilings;
+        let outcome = super::super::execute(&params, &CancellationToken::new())
+            .unwrap()
+            .unwrap();
+        outcome.to_json()["files"].clone()
+    };
+    // The repository above the root counts, as in rg and git.
+    assert_eq!(search(Vec::new()), json!(["kept.txt"]));
+    assert_eq!(search(vec![dir.path().to_path_buf()]), json!(["kept.txt"]));
+    // A ceiling between them hides it, as `git status` would.
+    assert_eq!(
+        search(vec![dir.path().join("outer")]),
+        json!(["ignored.txt", "kept.txt"])
+    );
 }
 
 #[tokio::test]

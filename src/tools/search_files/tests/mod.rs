@@ -32,6 +32,26 @@ async fn search(ctx: &ToolContext, args: Value) -> (Value, Option<String>, bool)
     )
 }
 
+/// A content search of `root` for `pattern` as the tool builds it, files only, no ceiling.
+fn params(root: &Path, pattern: &str) -> super::SearchParams {
+    super::SearchParams {
+        pattern: pattern.to_string(),
+        names: false,
+        raw_path: ".".to_string(),
+        root: root.to_path_buf(),
+        display_base: Some(root.to_path_buf()),
+        cwd: root.to_path_buf(),
+        file_glob: None,
+        limit: 50,
+        offset: 0,
+        mode: super::OutputMode::FilesOnly,
+        context: 0,
+        deadline: std::time::Instant::now() + Duration::from_secs(30),
+        hermes_home: None,
+        git_ceilings: Vec::new(),
+    }
+}
+
 fn write(dir: &Path, name: &str, content: &str) {
     let path = dir.join(name);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
