@@ -3,7 +3,7 @@
 //! threshold is crossed). Run with `cargo bench --bench compaction`.
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
-use hermes_acp::agent::compaction::{CompactionConfig, apply, estimate_tokens, plan, prune_middle};
+use hermes_acp::agent::compaction::{CompactionPolicy, apply, estimate_tokens, plan, prune_middle};
 use hermes_acp::transcript::{Message, ToolCall};
 
 /// Turns of: user ask, assistant with two parallel calls, their results, a follow-up call and
@@ -50,7 +50,7 @@ fn history(target_tokens: u64) -> Vec<Message> {
 
 fn bench(c: &mut Criterion) {
     let history = history(150_000);
-    let cfg = CompactionConfig::default();
+    let cfg = CompactionPolicy::default();
     let window = 256_000;
     c.bench_function("compaction plan+prune+apply 150k tokens", |b| {
         b.iter(|| {

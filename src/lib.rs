@@ -10,6 +10,8 @@ pub mod agent;
 pub mod app;
 pub mod cli;
 pub mod config;
+pub mod duration;
+pub mod home;
 pub mod llm;
 pub mod logging;
 pub mod mcp;

@@ -7,8 +7,9 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use super::probe::{self, Diagnosis};
-use crate::config::{ApiMode, Config, ProviderSettings};
+use crate::config::Config;
 use crate::llm;
+use crate::llm::{ApiMode, Endpoint};
 use crate::store::Store;
 
 /// The exit codes of `--check`, for `--help`.
@@ -75,7 +76,7 @@ async fn verdict() -> Report {
         details.push(("database", config.db_path.display().to_string()));
         return failed(8, &format!("cannot open the session database: {e}"), details);
     }
-    let provider = llm::from_settings(&settings, config.file.prompt_cache_ttl, llm::http::client());
+    let provider = llm::from_endpoint(&settings, llm::http::client());
     let models = probe::list_models(provider.as_ref()).await;
     let listed = models.as_ref().map(Vec::as_slice).unwrap_or(&[]);
     let model = if settings.model.is_empty() {
@@ -122,7 +123,7 @@ async fn verdict() -> Report {
 }
 
 /// The key line: where the key was read, never the key itself.
-fn describe_key(settings: &ProviderSettings) -> String {
+fn describe_key(settings: &Endpoint) -> String {
     match (&settings.api_key, &settings.key_source, &settings.key_origin) {
         (None, _, _) if crate::config::provider::is_loopback(&settings.base_url) => {
             "none (a server on this machine usually needs none)".into()
@@ -138,7 +139,7 @@ fn describe_key(settings: &ProviderSettings) -> String {
 pub fn explain(
     diagnosis: &Diagnosis,
     model: &str,
-    settings: &ProviderSettings,
+    settings: &Endpoint,
     home: &Path,
     mut details: Vec<(&'static str, String)>,
 ) -> Report {
@@ -192,7 +193,7 @@ pub fn explain(
     failed(code, &what, details)
 }
 
-fn key_fix(settings: &ProviderSettings, home: &Path) -> String {
+fn key_fix(settings: &Endpoint, home: &Path) -> String {
     let env_file = home.join(".env").display().to_string();
     match (&settings.key_source, &settings.key_origin) {
         (Some(var), Some(origin)) if origin == "the shell environment" => format!(

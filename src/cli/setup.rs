@@ -7,8 +7,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use super::yaml_edit::{set_env_keys, set_model_keys};
-use crate::config::ApiMode;
 use crate::config::provider::{ANTHROPIC_URL, OPENAI_URL, OPENROUTER_URL};
+use crate::llm::ApiMode;
 
 /// A provider the wizard offers.
 pub struct Choice {

@@ -11,8 +11,8 @@ use super::check::explain;
 use super::probe::{self, Diagnosis};
 use super::setup::{CHOICES, Choice, save};
 use crate::config::provider::{checked_url, host_of};
-use crate::config::{ProviderSettings, Secret};
 use crate::llm;
+use crate::llm::{Endpoint, Secret};
 
 const DEFAULT_LOCAL_URL: &str = "http://127.0.0.1:11434/v1";
 /// How many listed models are printed (OpenRouter lists hundreds; any id can be typed).
@@ -194,7 +194,7 @@ pub async fn wizard() -> Result<(), String> {
         "Setup saved without a passing test: fix what the test reported, then run `hermes-acp --check`.".to_string();
     let client = llm::http::client();
     loop {
-        let settings = ProviderSettings {
+        let settings = Endpoint {
             id: choice.id.to_string(),
             api_mode: choice.api_mode,
             base_url: base_url.clone(),
@@ -203,8 +203,9 @@ pub async fn wizard() -> Result<(), String> {
             key_origin: Some("what you typed".to_string()),
             model: String::new(),
             reason: "setup".into(),
+            cache_ttl: Default::default(),
         };
-        let provider = llm::from_settings(&settings, Default::default(), client.clone());
+        let provider = llm::from_endpoint(&settings, client.clone());
         let chosen = match &model {
             Some(m) => m.clone(),
             None => {
@@ -257,7 +258,7 @@ pub async fn wizard() -> Result<(), String> {
 }
 
 fn home_dir() -> std::path::PathBuf {
-    crate::tools::workspace::home_dir()
+    crate::home::home_dir()
 }
 
 /// The snippet for each editor found on this machine, each with its own next step; none when

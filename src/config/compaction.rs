@@ -4,53 +4,13 @@
 
 use serde_yaml_ng::Value;
 
-/// Windows below this get their threshold raised to at least `SMALL_WINDOW_MIN_RATIO`: at 50 %
-/// a 128K–256K model would compact every turn or two (Hermes' small-context floor).
-const SMALL_WINDOW_LIMIT: u64 = 512_000;
-const SMALL_WINDOW_MIN_RATIO: f64 = 0.75;
-/// The threshold never goes below this many tokens (Hermes' `MINIMUM_CONTEXT_LENGTH`) …
-const MIN_THRESHOLD_TOKENS: u64 = 64_000;
-/// … unless that would be the whole window, in which case it triggers at 85 % of it.
-const TINY_WINDOW_RATIO: f64 = 0.85;
+use crate::agent::compaction::CompactionPolicy;
 
-/// How and when the conversation is compacted.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CompactionConfig {
-    /// `compression.enabled` (default true).
-    pub enabled: bool,
-    /// `compression.threshold`: fraction of the context window that triggers a compaction
-    /// (default 0.50; raised to 0.75 for windows under 512K, see `threshold_tokens`).
-    pub threshold_ratio: f64,
-    /// `compression.target_ratio`: the protected tail is about this fraction of the threshold
-    /// in tokens (default 0.20, clamped to 0.10–0.80).
-    pub target_ratio: f64,
-    /// `compression.protect_last_n`: the protected tail has at least this many messages (20).
-    pub protect_last_n: usize,
-    /// `compression.threshold_tokens`: an absolute cap on the threshold, if set.
-    pub threshold_tokens_cap: Option<u64>,
-    /// `auxiliary.compaction.model` (or `compression.summary_model`): the model that writes
-    /// summaries; the session's model when unset. Same provider either way.
-    pub summary_model: Option<String>,
-}
-
-impl Default for CompactionConfig {
-    fn default() -> CompactionConfig {
-        CompactionConfig {
-            enabled: true,
-            threshold_ratio: 0.50,
-            target_ratio: 0.20,
-            protect_last_n: 20,
-            threshold_tokens_cap: None,
-            summary_model: None,
-        }
-    }
-}
-
-impl CompactionConfig {
+impl CompactionPolicy {
     /// Reads the compaction keys (`compression.*`, Hermes' name) from a parsed `config.yaml`; missing or malformed keys keep
     /// their defaults (the file is shared with Hermes, so it is read tolerantly).
-    pub fn parse(root: &Value) -> CompactionConfig {
-        let mut cfg = CompactionConfig::default();
+    pub fn parse(root: &Value) -> CompactionPolicy {
+        let mut cfg = CompactionPolicy::default();
         let section = root.get("compression");
         let get = |key: &str| section.and_then(|s| s.get(key));
         if let Some(enabled) = get("enabled").and_then(as_bool) {
@@ -79,43 +39,11 @@ impl CompactionConfig {
     }
 
     /// Parses `config.yaml` text; an empty or invalid file gives the defaults.
-    pub fn from_yaml_text(text: &str) -> CompactionConfig {
+    pub fn from_yaml_text(text: &str) -> CompactionPolicy {
         match serde_yaml_ng::from_str::<Value>(text) {
-            Ok(root) => CompactionConfig::parse(&root),
-            Err(_) => CompactionConfig::default(),
+            Ok(root) => CompactionPolicy::parse(&root),
+            Err(_) => CompactionPolicy::default(),
         }
-    }
-
-    /// The ratio actually applied for a window: the configured one, raised to 0.75 below 512K.
-    pub fn effective_ratio(&self, window: u64) -> f64 {
-        if window > 0 && window < SMALL_WINDOW_LIMIT {
-            self.threshold_ratio.max(SMALL_WINDOW_MIN_RATIO)
-        } else {
-            self.threshold_ratio
-        }
-    }
-
-    /// The prompt size (tokens) above which the conversation is compacted. Hermes' rule:
-    /// `window × effective ratio`, at least 64 000, but 85 % of the window when that floor
-    /// would reach the window, then capped by `compression.threshold_tokens`.
-    pub fn threshold_tokens(&self, window: u64) -> u64 {
-        let window = window.max(1);
-        let ratio = self.effective_ratio(window);
-        let floored = ((window as f64 * ratio) as u64).max(MIN_THRESHOLD_TOKENS);
-        let threshold = if floored >= window {
-            ((window as f64 * TINY_WINDOW_RATIO) as u64).clamp(1, window.saturating_sub(1).max(1))
-        } else {
-            floored
-        };
-        match self.threshold_tokens_cap {
-            Some(cap) => threshold.min(cap.min(window)),
-            None => threshold,
-        }
-    }
-
-    /// The token budget of the protected tail (≈ `target_ratio` of the threshold).
-    pub fn tail_budget(&self, window: u64) -> u64 {
-        (self.threshold_tokens(window) as f64 * self.target_ratio) as u64
     }
 }
 
@@ -166,8 +94,8 @@ mod tests {
 
     #[test]
     fn defaults_and_parse() {
-        assert_eq!(CompactionConfig::from_yaml_text(""), CompactionConfig::default());
-        let cfg = CompactionConfig::from_yaml_text(
+        assert_eq!(CompactionPolicy::from_yaml_text(""), CompactionPolicy::default());
+        let cfg = CompactionPolicy::from_yaml_text(
             "compression:\n  enabled: off\n  threshold: 0.6\n  target_ratio: 0.3\n  protect_last_n: 12\n  threshold_tokens: 90000\nauxiliary:\n  compression:\n    model: cheap-model\n",
         );
         assert!(!cfg.enabled);
@@ -176,25 +104,25 @@ mod tests {
         assert_eq!(cfg.protect_last_n, 12);
         assert_eq!(cfg.threshold_tokens_cap, Some(90_000));
         assert_eq!(cfg.summary_model.as_deref(), Some("cheap-model"));
-        let pct = CompactionConfig::from_yaml_text("compression:\n  threshold: \"80%\"\n  enabled: nonsense\n");
+        let pct = CompactionPolicy::from_yaml_text("compression:\n  threshold: \"80%\"\n  enabled: nonsense\n");
         assert_eq!(pct.threshold_ratio, 0.8);
         assert!(pct.enabled);
-        let auto = CompactionConfig::from_yaml_text("auxiliary:\n  compression:\n    model: auto\n");
+        let auto = CompactionPolicy::from_yaml_text("auxiliary:\n  compression:\n    model: auto\n");
         assert_eq!(auto.summary_model, None);
     }
 
     #[test]
     fn threshold_follows_hermes() {
-        let cfg = CompactionConfig::default();
+        let cfg = CompactionPolicy::default();
         // Observed in Hermes: unknown model → 256,000 window, 192,000 threshold (75 %).
         assert_eq!(cfg.threshold_tokens(256_000), 192_000);
         assert_eq!(cfg.threshold_tokens(1_000_000), 500_000);
         // The 64K floor would be the whole window: 85 % instead.
         assert_eq!(cfg.threshold_tokens(64_000), 54_400);
         assert_eq!(cfg.threshold_tokens(80_000), 64_000);
-        let capped = CompactionConfig {
+        let capped = CompactionPolicy {
             threshold_tokens_cap: Some(100_000),
-            ..CompactionConfig::default()
+            ..CompactionPolicy::default()
         };
         assert_eq!(capped.threshold_tokens(256_000), 100_000);
         assert_eq!(cfg.tail_budget(256_000), 38_400);

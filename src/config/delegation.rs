@@ -2,47 +2,14 @@
 //! at once, how deep delegation may nest, each child's iteration budget and the orchestrator
 //! kill switch. Read tolerantly (the file is shared with Hermes): a bad value keeps the default.
 
+use crate::tools::delegate::DelegationSettings;
 use serde_yaml_ng::Value;
 
-/// `delegation.max_concurrent_children` default (Hermes: 3).
-pub const DEFAULT_MAX_CONCURRENT_CHILDREN: usize = 3;
-/// `delegation.max_spawn_depth` default (Hermes: 1, flat: the parent spawns, children cannot).
-pub const DEFAULT_MAX_SPAWN_DEPTH: u32 = 1;
-/// `delegation.max_iterations` default (Hermes: 50 model calls per child).
-pub const DEFAULT_MAX_ITERATIONS: u32 = 50;
-
-/// How `delegate_task` may spawn children.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DelegationConfig {
-    /// Children of one call running at once, and the most tasks one call may ask for (≥ 1).
-    pub max_concurrent_children: usize,
-    /// Agents at depths `0..max_spawn_depth` may delegate (≥ 1; no ceiling, as in Hermes).
-    pub max_spawn_depth: u32,
-    /// Each child's own model-call budget.
-    pub max_iterations: u32,
-    /// `delegation.orchestrator_enabled`: when false, `role: orchestrator` becomes `leaf`.
-    pub orchestrator_enabled: bool,
-    /// `delegation.reasoning_effort`: the children's level; `None` inherits the parent's.
-    pub reasoning_effort: Option<crate::llm::effort::Effort>,
-}
-
-impl Default for DelegationConfig {
-    fn default() -> DelegationConfig {
-        DelegationConfig {
-            max_concurrent_children: DEFAULT_MAX_CONCURRENT_CHILDREN,
-            max_spawn_depth: DEFAULT_MAX_SPAWN_DEPTH,
-            max_iterations: DEFAULT_MAX_ITERATIONS,
-            orchestrator_enabled: true,
-            reasoning_effort: None,
-        }
-    }
-}
-
-impl DelegationConfig {
+impl DelegationSettings {
     /// Reads `delegation.*` from a parsed `config.yaml`; missing or malformed keys keep their
     /// defaults, values below the floor of 1 are raised to it.
-    pub fn parse(root: &Value) -> DelegationConfig {
-        let mut cfg = DelegationConfig::default();
+    pub fn parse(root: &Value) -> DelegationSettings {
+        let mut cfg = DelegationSettings::default();
         let section = root.get("delegation");
         let get = |key: &str| section.and_then(|s| s.get(key));
         if let Some(n) = get("max_concurrent_children").and_then(as_u64) {
@@ -85,14 +52,15 @@ fn as_bool(value: &Value) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tools::delegate::DEFAULT_MAX_ITERATIONS;
 
-    fn parse(text: &str) -> DelegationConfig {
-        DelegationConfig::parse(&serde_yaml_ng::from_str::<Value>(text).unwrap())
+    fn parse(text: &str) -> DelegationSettings {
+        DelegationSettings::parse(&serde_yaml_ng::from_str::<Value>(text).unwrap())
     }
 
     #[test]
     fn defaults_and_overrides() {
-        assert_eq!(parse("model: x"), DelegationConfig::default());
+        assert_eq!(parse("model: x"), DelegationSettings::default());
         let cfg = parse(
             "delegation:\n  max_concurrent_children: 5\n  max_spawn_depth: 2\n  max_iterations: 7\n  orchestrator_enabled: false\n",
         );

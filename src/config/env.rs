@@ -108,6 +108,16 @@ pub fn is_placeholder_secret(value: &str) -> bool {
         || v.starts_with("<your")
 }
 
+/// The web backends read their credentials and URLs from the same merged environment.
+impl crate::tools::web::Variables for EnvMap {
+    fn get(&self, key: &str) -> Option<&str> {
+        EnvMap::get(self, key)
+    }
+    fn secret(&self, key: &str) -> Option<&str> {
+        EnvMap::secret(self, key)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,5 +143,14 @@ mod tests {
             assert!(is_placeholder_secret(p), "{p}");
         }
         assert!(!is_placeholder_secret("sk-or-v1-abcdef"));
+    }
+
+    #[test]
+    fn the_web_backends_see_no_placeholder_as_a_key() {
+        use crate::tools::web::Variables;
+        let env = EnvMap::from_pairs([("TAVILY_API_KEY".to_string(), "your-api-key-here".to_string())]);
+        let seen: &dyn Variables = &env;
+        assert_eq!(seen.get("TAVILY_API_KEY"), Some("your-api-key-here"));
+        assert_eq!(seen.secret("TAVILY_API_KEY"), None);
     }
 }

@@ -45,41 +45,24 @@ pub struct ConfigFile {
     /// `sandbox:` and `terminal.writable_roots`: the OS sandbox for local commands.
     pub sandbox: SandboxConfig,
     /// `compression.*` and `auxiliary.compaction.model`: when and how to compact.
-    pub compaction: super::CompactionConfig,
+    pub compaction: crate::agent::compaction::CompactionPolicy,
     /// `web.*` (and `security.allow_private_urls`).
-    pub web: super::WebConfig,
+    pub web: crate::tools::web::WebSettings,
     /// `skills.*`: what `skill_manage` checks before it writes.
-    pub skills: super::skills::SkillsConfig,
+    pub skills: crate::tools::skill_manage::SkillsSettings,
     /// `auxiliary.vision.*`: the model `vision_analyze` sends images to.
     pub vision: super::vision::VisionConfig,
     /// `delegation.*`: how `delegate_task` spawns subagents.
-    pub delegation: super::DelegationConfig,
+    pub delegation: crate::tools::delegate::DelegationSettings,
     /// `code_execution.*`: `execute_code`'s timeout and tool-call limit.
-    pub code_execution: super::CodeExecutionConfig,
+    pub code_execution: crate::tools::execute_code::CodeExecutionSettings,
     /// `model.pricing`: what the user's models cost (`usage_update.cost`, `/context`).
-    pub pricing: super::pricing::PricingConfig,
+    pub pricing: crate::llm::pricing::PricingSettings,
     /// `acp.keepalive_interval_s`: traffic during long silent turns.
     pub keepalive: super::keepalive::Keepalive,
 }
 
-/// The lifetime of Anthropic prompt-cache breakpoints. Hermes accepts `5m` (the default) and
-/// `1h`; anything else (`off`, `2h`, a typo) falls back to the default, as in Hermes.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum CacheTtl {
-    #[default]
-    FiveMinutes,
-    OneHour,
-}
-
-impl CacheTtl {
-    pub fn parse(value: &str) -> Option<CacheTtl> {
-        match value.trim().to_ascii_lowercase().as_str() {
-            "5m" => Some(CacheTtl::FiveMinutes),
-            "1h" => Some(CacheTtl::OneHour),
-            _ => None,
-        }
-    }
-}
+pub use crate::llm::CacheTtl;
 
 /// Why `config.yaml` could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -176,13 +159,13 @@ impl ConfigFile {
             secret_values: super::secrets::yaml_secret_values(&root),
             env_passthrough: super::secrets::yaml_env_passthrough(&root),
             sandbox: SandboxConfig::parse(&root),
-            compaction: super::CompactionConfig::parse(&root),
-            web: super::WebConfig::parse(&root),
-            skills: super::skills::SkillsConfig::parse(&root),
+            compaction: crate::agent::compaction::CompactionPolicy::parse(&root),
+            web: crate::tools::web::WebSettings::parse(&root),
+            skills: crate::tools::skill_manage::SkillsSettings::parse(&root),
             vision: super::vision::VisionConfig::parse(&root),
-            delegation: super::DelegationConfig::parse(&root),
-            code_execution: super::CodeExecutionConfig::parse(&root),
-            pricing: super::pricing::PricingConfig::parse(&root),
+            delegation: crate::tools::delegate::DelegationSettings::parse(&root),
+            code_execution: crate::tools::execute_code::CodeExecutionSettings::parse(&root),
+            pricing: crate::llm::pricing::PricingSettings::parse(&root),
             keepalive: super::keepalive::Keepalive::parse(&root),
         })
     }
@@ -285,7 +268,7 @@ fn seconds_at(root: &Value, section: &str, key: &str, name: &'static str) -> Res
         Value::Number(n) => n.as_f64().ok_or_else(|| invalid(format!("is not a number: {n}")))?,
         other => return Err(invalid(format!("must be a number of seconds, got {other:?}"))),
     };
-    super::duration::positive_seconds(secs, super::duration::MAX_SETTING)
+    crate::duration::positive_seconds(secs, crate::duration::MAX_SETTING)
         .map(Some)
         .map_err(|e| invalid(e.to_string()))
 }

@@ -128,13 +128,13 @@ fn compaction_settings_are_read_with_the_file() {
     assert_eq!(cfg.compaction.threshold_ratio, 0.6);
     assert_eq!(
         ConfigFile::parse("").unwrap().compaction,
-        crate::config::CompactionConfig::default()
+        crate::agent::compaction::CompactionPolicy::default()
     );
 }
 
 #[test]
 fn hermes_home_expands_a_leading_tilde() {
-    let home = crate::tools::workspace::home_dir();
+    let home = crate::home::home_dir();
     assert_eq!(crate::config::hermes_home(Some("~/h".into())), home.join("h"));
     assert_eq!(
         crate::config::hermes_home(Some("/x/h".into())),

@@ -37,7 +37,7 @@ impl Keepalive {
         };
         match seconds {
             Some(s) if s.is_finite() && s <= 0.0 => Keepalive { interval: None },
-            Some(s) => match super::duration::positive_seconds(s, super::duration::MAX_SETTING) {
+            Some(s) => match crate::duration::positive_seconds(s, crate::duration::MAX_SETTING) {
                 Ok(interval) => Keepalive {
                     interval: Some(interval),
                 },

@@ -5,7 +5,6 @@
 pub mod code_execution;
 pub mod compaction;
 pub mod delegation;
-pub mod duration;
 pub mod env;
 pub mod file;
 pub mod keepalive;
@@ -17,15 +16,13 @@ pub mod vision;
 pub mod web;
 
 use std::path::{Path, PathBuf};
+
+use crate::llm::Endpoint;
 use std::time::Duration;
 
-pub use code_execution::CodeExecutionConfig;
-pub use compaction::CompactionConfig;
-pub use delegation::DelegationConfig;
 pub use env::EnvMap;
 pub use file::ConfigFile;
-pub use provider::{ApiMode, ProviderError, ProviderSettings, Secret};
-pub use web::WebConfig;
+pub use provider::ProviderError;
 
 /// Model calls per prompt turn before the agent asks for a summary (Hermes' default).
 pub const DEFAULT_MAX_ITERATIONS: u32 = 90;
@@ -39,7 +36,7 @@ pub struct Config {
     pub env: EnvMap,
     pub file: ConfigFile,
     /// The provider for new sessions, or why there is none.
-    pub provider: Result<ProviderSettings, ProviderError>,
+    pub provider: Result<Endpoint, ProviderError>,
     /// Our own database (never Hermes' `state.db`, which another program owns).
     pub db_path: PathBuf,
     pub max_iterations: u32,
@@ -47,7 +44,7 @@ pub struct Config {
     /// Whether the `yolo` mode (no prompts at all) is offered.
     pub yolo_allowed: bool,
     /// `fallback_providers`, resolved (entries that do not resolve are logged and skipped).
-    pub fallbacks: Vec<ProviderSettings>,
+    pub fallbacks: Vec<Endpoint>,
     /// Why `config.yaml` could not be used (file, line and problem), when it could not: the
     /// server still starts and answers `initialize`, then refuses sessions with this message.
     pub problem: Option<String>,
@@ -98,6 +95,7 @@ impl Config {
                     model_base_url: entry.base_url.clone(),
                     model_api_key: entry.api_key.clone(),
                     model_api_mode: entry.api_mode.clone(),
+                    prompt_cache_ttl: file.prompt_cache_ttl,
                     ..ConfigFile::default()
                 };
                 // A fallback's own base URL wins over the environment's CUSTOM_BASE_URL.
@@ -137,9 +135,9 @@ impl Config {
 pub fn hermes_home(explicit: Option<PathBuf>) -> PathBuf {
     match explicit {
         Some(p) if !p.as_os_str().is_empty() => match p.to_str() {
-            Some(text) => crate::tools::workspace::expand_home(text),
+            Some(text) => crate::home::expand_home(text),
             None => p,
         },
-        _ => crate::tools::workspace::home_dir().join(".hermes"),
+        _ => crate::home::home_dir().join(".hermes"),
     }
 }

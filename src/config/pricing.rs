@@ -15,27 +15,8 @@
 //! Hermes' field names (`input_cost_per_million`, …) are accepted too. An entry without both
 //! `input` and `output` is ignored: a cost is never guessed.
 
+use crate::llm::pricing::{Pricing, PricingSettings};
 use serde_yaml_ng::Value;
-
-/// What one model costs, in USD per million tokens. Cache rates, when absent, are charged at
-/// the input rate (an upper bound, never an invented discount).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Pricing {
-    pub input: f64,
-    pub output: f64,
-    pub cache_read: Option<f64>,
-    pub cache_write: Option<f64>,
-}
-
-/// The configured rates.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct PricingConfig {
-    /// Flat rates: they price `for_model` (`model.default`), or every model when that is unset.
-    pub flat: Option<Pricing>,
-    pub for_model: Option<String>,
-    /// Rates by model id (`model.pricing.<id>`).
-    pub models: Vec<(String, Pricing)>,
-}
 
 /// The keys of one rate, ours first, then Hermes' field name.
 const INPUT: [&str; 2] = ["input", "input_cost_per_million"];
@@ -43,13 +24,13 @@ const OUTPUT: [&str; 2] = ["output", "output_cost_per_million"];
 const CACHE_READ: [&str; 2] = ["cache_read", "cache_read_cost_per_million"];
 const CACHE_WRITE: [&str; 2] = ["cache_write", "cache_write_cost_per_million"];
 
-impl PricingConfig {
+impl PricingSettings {
     /// Reads `model.pricing` tolerantly (the file is shared with Hermes): malformed entries are
     /// logged and skipped.
-    pub fn parse(root: &Value) -> PricingConfig {
+    pub fn parse(root: &Value) -> PricingSettings {
         let model = root.get("model").filter(|m| m.is_mapping());
         let Some(section) = model.and_then(|m| m.get("pricing")) else {
-            return PricingConfig::default();
+            return PricingSettings::default();
         };
         let for_model = model
             .and_then(|m| m.get("default").or_else(|| m.get("name")))
@@ -59,14 +40,14 @@ impl PricingConfig {
             .map(str::to_string);
         let Some(map) = section.as_mapping() else {
             tracing::warn!("model.pricing is not a mapping; ignored");
-            return PricingConfig::default();
+            return PricingSettings::default();
         };
         let is_flat = [INPUT, OUTPUT, CACHE_READ, CACHE_WRITE]
             .iter()
             .flatten()
             .any(|key| map.contains_key(*key));
         if is_flat {
-            return PricingConfig {
+            return PricingSettings {
                 flat: rates(section, "model.pricing"),
                 for_model,
                 models: Vec::new(),
@@ -80,7 +61,7 @@ impl PricingConfig {
                 Some((id.to_string(), pricing))
             })
             .collect();
-        PricingConfig {
+        PricingSettings {
             flat: None,
             for_model,
             models,
@@ -151,8 +132,8 @@ fn as_rate(value: &Value) -> Option<f64> {
 mod tests {
     use super::*;
 
-    fn parse(yaml: &str) -> PricingConfig {
-        PricingConfig::parse(&serde_yaml_ng::from_str(yaml).unwrap())
+    fn parse(yaml: &str) -> PricingSettings {
+        PricingSettings::parse(&serde_yaml_ng::from_str(yaml).unwrap())
     }
 
     #[test]
@@ -175,8 +156,8 @@ mod tests {
         assert_eq!(cfg.rates_for("a").unwrap().output, 2.0);
         assert_eq!(cfg.rates_for("c"), None);
         assert_eq!(cfg.rates_for("d"), None);
-        assert_eq!(parse("model: bare-id\n"), PricingConfig::default());
-        assert_eq!(parse("model:\n  pricing: 3\n"), PricingConfig::default());
+        assert_eq!(parse("model: bare-id\n"), PricingSettings::default());
+        assert_eq!(parse("model:\n  pricing: 3\n"), PricingSettings::default());
     }
 
     #[test]

@@ -12,39 +12,7 @@ pub const OPENROUTER_URL: &str = "https://openrouter.ai/api/v1";
 pub const OPENAI_URL: &str = "https://api.openai.com/v1";
 pub const ANTHROPIC_URL: &str = "https://api.anthropic.com";
 
-/// The wire format a provider speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ApiMode {
-    /// `POST {base}/chat/completions` (`chat_completions`).
-    ChatCompletions,
-    /// The OpenAI Responses API, `POST {base}/responses` (Hermes' `codex_responses`).
-    CodexResponses,
-    /// Anthropic's `POST {base}/v1/messages` (`anthropic_messages`).
-    AnthropicMessages,
-}
-
-pub use keys::Secret;
-
-/// A fully resolved provider.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ProviderSettings {
-    /// Provider id as Hermes names it: `openrouter`, `openai`, `custom`, `anthropic`.
-    pub id: String,
-    pub api_mode: ApiMode,
-    /// Base URL without a trailing slash, e.g. `http://127.0.0.1:11434/v1`.
-    pub base_url: String,
-    /// `None` for keyless local endpoints.
-    pub api_key: Option<Secret>,
-    /// The env variable (or setting) the key came from (for error messages), if any.
-    pub key_source: Option<String>,
-    /// Where that variable or setting was read: `/home/me/.hermes/.env`, `the shell
-    /// environment`, `/home/me/.hermes/config.yaml` — so a rejected key names the file to fix.
-    pub key_origin: Option<String>,
-    /// The default model id (may be empty when nothing is configured).
-    pub model: String,
-    /// A sentence saying why this provider was chosen.
-    pub reason: String,
-}
+pub use crate::llm::{ApiMode, Endpoint, Secret};
 
 /// Why no provider could be resolved.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -90,7 +58,7 @@ pub enum ProviderError {
 }
 
 /// Resolves the provider for new sessions.
-pub fn resolve(file: &ConfigFile, env: &EnvMap, home: &str) -> Result<ProviderSettings, ProviderError> {
+pub fn resolve(file: &ConfigFile, env: &EnvMap, home: &str) -> Result<Endpoint, ProviderError> {
     let model = file
         .model_default
         .clone()
@@ -123,6 +91,7 @@ pub fn resolve(file: &ConfigFile, env: &EnvMap, home: &str) -> Result<ProviderSe
     if settings.model.is_empty() {
         settings.model = model;
     }
+    settings.cache_ttl = file.prompt_cache_ttl;
     Ok(settings)
 }
 
@@ -130,7 +99,7 @@ fn is_auto(p: &str) -> bool {
     p.trim().is_empty() || p.eq_ignore_ascii_case("auto")
 }
 
-fn resolve_auto(file: &ConfigFile, env: &EnvMap, home: &str) -> Result<ProviderSettings, ProviderError> {
+fn resolve_auto(file: &ConfigFile, env: &EnvMap, home: &str) -> Result<Endpoint, ProviderError> {
     // 1. model.base_url pointing at something that is not one of the big hosted APIs.
     if let Some(url) = file.model_base_url.as_deref()
         && !is_known_host(url)
@@ -182,7 +151,7 @@ fn named_provider(
     file: &ConfigFile,
     home: &str,
     why: &str,
-) -> Result<ProviderSettings, ProviderError> {
+) -> Result<Endpoint, ProviderError> {
     let base_url = checked_url(
         &named.base_url,
         &format!("custom_providers '{}' base_url in {home}/config.yaml", named.name),
@@ -192,7 +161,7 @@ fn named_provider(
         .as_deref()
         .filter(|k| !super::env::is_placeholder_secret(k))
         .map(Secret::new);
-    Ok(ProviderSettings {
+    Ok(Endpoint {
         id: named.name.clone(),
         api_mode: detect_api_mode(named.api_mode.as_deref(), &base_url),
         key_source: api_key.as_ref().map(|_| "custom_providers api_key".to_string()),
@@ -205,18 +174,13 @@ fn named_provider(
             .or_else(|| file.model_default.clone())
             .unwrap_or_default(),
         reason: format!("named provider '{}' ({why})", named.name),
+        cache_ttl: Default::default(),
     })
 }
 
 /// `bare`: the user asked for `custom` (or an alias) by name, rather than auto-detection
 /// finding a base URL; the two treat a persisted `codex_responses` differently (Hermes).
-fn custom(
-    file: &ConfigFile,
-    env: &EnvMap,
-    home: &str,
-    why: &str,
-    bare: bool,
-) -> Result<ProviderSettings, ProviderError> {
+fn custom(file: &ConfigFile, env: &EnvMap, home: &str, why: &str, bare: bool) -> Result<Endpoint, ProviderError> {
     let (base_url, from_config) = match (env.get("CUSTOM_BASE_URL"), file.model_base_url.as_deref()) {
         (Some(url), _) => (checked_url(url, &env_setting("CUSTOM_BASE_URL", env, home))?, false),
         (None, Some(url)) => (
@@ -250,7 +214,7 @@ fn custom(
     } else {
         detect_api_mode(file.model_api_mode.as_deref(), &base_url)
     };
-    Ok(ProviderSettings {
+    Ok(Endpoint {
         id: "custom".into(),
         api_mode,
         base_url,
@@ -259,10 +223,11 @@ fn custom(
         key_origin,
         model: String::new(),
         reason: format!("custom endpoint ({why})"),
+        cache_ttl: Default::default(),
     })
 }
 
-fn openrouter(file: &ConfigFile, env: &EnvMap, home: &str, why: &str) -> Result<ProviderSettings, ProviderError> {
+fn openrouter(file: &ConfigFile, env: &EnvMap, home: &str, why: &str) -> Result<Endpoint, ProviderError> {
     let base_url = if let Some(url) = env.get("CUSTOM_BASE_URL") {
         checked_url(url, &env_setting("CUSTOM_BASE_URL", env, home))?
     } else if let Some(url) = file
@@ -284,7 +249,7 @@ fn openrouter(file: &ConfigFile, env: &EnvMap, home: &str, why: &str) -> Result<
             home: home.into(),
         });
     }
-    Ok(ProviderSettings {
+    Ok(Endpoint {
         id: "openrouter".into(),
         api_mode: ApiMode::ChatCompletions,
         base_url,
@@ -293,12 +258,13 @@ fn openrouter(file: &ConfigFile, env: &EnvMap, home: &str, why: &str) -> Result<
         key_origin,
         model: String::new(),
         reason: format!("OpenRouter ({why})"),
+        cache_ttl: Default::default(),
     })
 }
 
 /// OpenAI itself: the Responses API on api.openai.com (Hermes: GPT-5 tool calls with reasoning
 /// fail on chat completions there), unless `model.api_mode` says otherwise.
-fn openai(file: &ConfigFile, env: &EnvMap, home: &str, why: &str) -> Result<ProviderSettings, ProviderError> {
+fn openai(file: &ConfigFile, env: &EnvMap, home: &str, why: &str) -> Result<Endpoint, ProviderError> {
     let (api_key, key_source, key_origin) = key_from(env, home, &["OPENAI_API_KEY"]);
     if api_key.is_none() {
         return Err(ProviderError::MissingKey {
@@ -311,7 +277,7 @@ fn openai(file: &ConfigFile, env: &EnvMap, home: &str, why: &str) -> Result<Prov
         Some(url) => checked_url(url, &env_setting("OPENAI_BASE_URL", env, home))?,
         None => OPENAI_URL.to_string(),
     };
-    Ok(ProviderSettings {
+    Ok(Endpoint {
         id: "openai".into(),
         api_mode: detect_api_mode(file.model_api_mode.as_deref(), &base_url),
         base_url,
@@ -320,10 +286,11 @@ fn openai(file: &ConfigFile, env: &EnvMap, home: &str, why: &str) -> Result<Prov
         key_origin,
         model: String::new(),
         reason: format!("OpenAI ({why})"),
+        cache_ttl: Default::default(),
     })
 }
 
-fn anthropic(env: &EnvMap, home: &str, why: &str) -> Result<ProviderSettings, ProviderError> {
+fn anthropic(env: &EnvMap, home: &str, why: &str) -> Result<Endpoint, ProviderError> {
     let Some((key, var)) = anthropic_key(env) else {
         return Err(ProviderError::MissingKey {
             provider: "anthropic".into(),
@@ -331,7 +298,7 @@ fn anthropic(env: &EnvMap, home: &str, why: &str) -> Result<ProviderSettings, Pr
             home: home.into(),
         });
     };
-    Ok(ProviderSettings {
+    Ok(Endpoint {
         id: "anthropic".into(),
         api_mode: ApiMode::AnthropicMessages,
         base_url: match env.get("ANTHROPIC_BASE_URL") {
@@ -343,6 +310,7 @@ fn anthropic(env: &EnvMap, home: &str, why: &str) -> Result<ProviderSettings, Pr
         key_origin: Some(origin_of(env, home, var)),
         model: String::new(),
         reason: format!("Anthropic ({why})"),
+        cache_ttl: Default::default(),
     })
 }
 

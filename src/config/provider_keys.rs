@@ -1,29 +1,8 @@
-//! API keys: the `Secret` wrapper that keeps them out of logs, which variable a key is read
-//! from, and where that variable was set (`HERMES_HOME/.env` or the shell), so a rejected key
-//! can name the file to fix.
-
-use std::fmt;
+//! API keys: which variable a key is read from, and where that variable was set
+//! (`HERMES_HOME/.env` or the shell), so a rejected key can name the file to fix.
 
 use super::super::env::EnvMap;
-
-/// An API key that never shows up in logs or debug output.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    pub fn new(value: impl Into<String>) -> Secret {
-        Secret(value.into())
-    }
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Secret(***)")
-    }
-}
+use crate::llm::Secret;
 
 pub(super) fn anthropic_key(env: &EnvMap) -> Option<(&str, &'static str)> {
     ["ANTHROPIC_API_KEY", "ANTHROPIC_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"]

@@ -1,26 +1,18 @@
 //! Skill settings from `config.yaml` (`skills.*`, Hermes' keys) that the tools need: whether
 //! `skill_manage` runs the skills-guard threat scan on what the agent writes.
 
+use crate::tools::skill_manage::SkillsSettings;
 use serde_yaml_ng::Value;
 
-/// The `skills:` section.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct SkillsConfig {
-    /// `skills.guard_agent_created` (default false, as in Hermes): scan skills the agent creates
-    /// or edits and refuse the write when the scan finds something dangerous. Off by default in
-    /// Hermes because the agent can run the same code through `terminal` anyway.
-    pub guard_agent_created: bool,
-}
-
-impl SkillsConfig {
+impl SkillsSettings {
     /// Reads `skills.*` from a parsed `config.yaml`; a missing or odd value keeps the default.
-    pub fn parse(root: &Value) -> SkillsConfig {
+    pub fn parse(root: &Value) -> SkillsSettings {
         let guard = root
             .get("skills")
             .and_then(|s| s.get("guard_agent_created"))
             .and_then(truthy)
             .unwrap_or(false);
-        SkillsConfig {
+        SkillsSettings {
             guard_agent_created: guard,
         }
     }
@@ -45,8 +37,8 @@ fn truthy(value: &Value) -> Option<bool> {
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> SkillsConfig {
-        SkillsConfig::parse(&serde_yaml_ng::from_str(text).unwrap())
+    fn parse(text: &str) -> SkillsSettings {
+        SkillsSettings::parse(&serde_yaml_ng::from_str(text).unwrap())
     }
 
     #[test]

@@ -12,12 +12,8 @@ use serde_yaml_ng::Value;
 
 use super::env::EnvMap;
 use super::file::ConfigFile;
-use super::provider::{self, OPENAI_URL, ProviderError, ProviderSettings, Secret};
-
-/// Hermes' `auxiliary.vision.timeout`: vision calls are slow, local models slower still.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
-/// Hermes' `auxiliary.vision.download_timeout` for http(s) images.
-pub const DEFAULT_DOWNLOAD_TIMEOUT: Duration = Duration::from_secs(30);
+use super::provider::{self, Endpoint, OPENAI_URL, ProviderError, Secret};
+use crate::tools::vision::{DEFAULT_DOWNLOAD_TIMEOUT, DEFAULT_TIMEOUT, VisionSettings};
 
 /// `auxiliary.vision` as written (config first, then `AUXILIARY_VISION_*`).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -52,7 +48,7 @@ impl VisionConfig {
         let text = |key: &str| section.and_then(|s| s.get(key)).and_then(text_of);
         let seconds = |key: &str| {
             let secs = section.and_then(|s| s.get(key)).and_then(seconds_of)?;
-            super::duration::positive_seconds(secs, super::duration::MAX_SETTING)
+            crate::duration::positive_seconds(secs, crate::duration::MAX_SETTING)
                 .inspect_err(|e| tracing::warn!("auxiliary.vision.{key} {e}; using the default"))
                 .ok()
         };
@@ -109,9 +105,14 @@ impl VisionConfig {
         file: &ConfigFile,
         env: &EnvMap,
         home: &str,
-        main: &Result<ProviderSettings, ProviderError>,
-    ) -> Option<Result<ProviderSettings, VisionConfigError>> {
-        self.is_set().then(|| self.resolve_set(file, env, home, main))
+        main: &Result<Endpoint, ProviderError>,
+    ) -> Option<Result<Endpoint, VisionConfigError>> {
+        self.is_set().then(|| {
+            self.resolve_set(file, env, home, main).map(|mut endpoint| {
+                endpoint.cache_ttl = file.prompt_cache_ttl;
+                endpoint
+            })
+        })
     }
 
     fn resolve_set(
@@ -119,8 +120,8 @@ impl VisionConfig {
         file: &ConfigFile,
         env: &EnvMap,
         home: &str,
-        main: &Result<ProviderSettings, ProviderError>,
-    ) -> Result<ProviderSettings, VisionConfigError> {
+        main: &Result<Endpoint, ProviderError>,
+    ) -> Result<Endpoint, VisionConfigError> {
         let mut requested = self.requested_provider();
         let mut base_url = self.base_url.clone();
         // Hermes' direct-API alias: `openai` is a custom endpoint at api.openai.com.
@@ -223,3 +224,23 @@ fn seconds_of(value: &Value) -> Option<f64> {
 #[cfg(test)]
 #[path = "vision_tests.rs"]
 mod tests;
+
+/// What the vision tool needs, translated from `auxiliary.vision` and the main provider.
+pub fn vision_settings(config: &super::Config) -> VisionSettings {
+    let vision = config.file.vision.with_env(&config.env);
+    let home = config.home.display().to_string();
+    let aux = vision
+        .resolve(&config.file, &config.env, &home, &config.provider)
+        .map(|resolved| {
+            resolved.map_err(|e| {
+                tracing::warn!("{e}");
+                e.to_string()
+            })
+        });
+    VisionSettings {
+        aux,
+        main_model: config.provider.as_ref().ok().map(|s| s.model.clone()),
+        timeout: vision.timeout.unwrap_or(DEFAULT_TIMEOUT),
+        download_timeout: vision.download_timeout.unwrap_or(DEFAULT_DOWNLOAD_TIMEOUT),
+    }
+}

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use super::*;
-use crate::config::ApiMode;
+use crate::llm::ApiMode;
 
 fn config(text: &str) -> VisionConfig {
     VisionConfig::parse(&serde_yaml_ng::from_str(text).unwrap())
@@ -13,7 +13,7 @@ fn env(pairs: &[(&str, &str)]) -> EnvMap {
     EnvMap::from_pairs(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())))
 }
 
-fn main_provider() -> Result<ProviderSettings, ProviderError> {
+fn main_provider() -> Result<Endpoint, ProviderError> {
     let file = ConfigFile {
         model_provider: Some("custom".into()),
         model_base_url: Some("http://127.0.0.1:9/v1".into()),
@@ -23,7 +23,7 @@ fn main_provider() -> Result<ProviderSettings, ProviderError> {
     provider::resolve(&file, &EnvMap::default(), "/h")
 }
 
-fn resolve(v: &VisionConfig, env: &EnvMap) -> Option<Result<ProviderSettings, VisionConfigError>> {
+fn resolve(v: &VisionConfig, env: &EnvMap) -> Option<Result<Endpoint, VisionConfigError>> {
     v.resolve(&ConfigFile::default(), env, "/h", &main_provider())
 }
 

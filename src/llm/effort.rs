@@ -12,7 +12,7 @@
 //! 16 000 tokens for Claude 3.7–4.5; adaptive `output_config.effort` low…max from 4.6, `xhigh`
 //! from 4.7). Models not listed get no knob, so the option is hidden for them.
 
-use crate::config::ApiMode;
+use crate::llm::ApiMode;
 
 /// A reasoning level, in increasing order of effort.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -216,7 +216,7 @@ pub fn parse_retry_after(value: &str) -> Option<Duration> {
     if let Ok(secs) = value.parse::<f64>() {
         // `1e20` or `inf` would panic `Duration::from_secs_f64`: clamp (the retry policy caps
         // the wait further).
-        return crate::config::duration::clamped_seconds(secs, crate::config::duration::MAX_SETTING);
+        return crate::duration::clamped_seconds(secs, crate::duration::MAX_SETTING);
     }
     let when = chrono::DateTime::parse_from_rfc2822(value).ok()?;
     let delta = when.with_timezone(&chrono::Utc) - chrono::Utc::now();
@@ -257,7 +257,7 @@ mod tests {
         assert_eq!(parse_retry_after("0.5"), Some(Duration::from_millis(500)));
         assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), Some(Duration::ZERO));
         assert_eq!(parse_retry_after("soon"), None);
-        assert_eq!(parse_retry_after("1e20"), Some(crate::config::duration::MAX_SETTING));
+        assert_eq!(parse_retry_after("1e20"), Some(crate::duration::MAX_SETTING));
         assert_eq!(parse_retry_after("NaN"), None);
         assert_eq!(parse_retry_after("-1"), None);
     }

@@ -5,12 +5,14 @@
 pub mod anthropic;
 pub mod assemble;
 pub mod effort;
+pub mod endpoint;
 pub mod error;
 pub mod http;
 pub mod meter;
 pub mod models;
 pub mod openai;
 pub mod pricing;
+mod pricing_settings;
 mod pricing_table;
 pub mod rate_limits;
 pub mod responses;
@@ -22,6 +24,7 @@ use futures::stream::BoxStream;
 use serde_json::Value;
 
 pub use assemble::{Assembled, Assembler};
+pub use endpoint::{ApiMode, CacheTtl, Endpoint, Secret};
 pub use error::LlmError;
 pub use retry::{RetryNotice, RetryPolicy};
 
@@ -78,41 +81,28 @@ pub trait Provider: Send + Sync {
     fn list_models(&self) -> BoxFuture<'_, Result<Vec<String>, LlmError>>;
 }
 
-/// Builds the provider for resolved settings. Infallible: everything that can be wrong was
-/// checked when the settings were resolved.
-pub fn from_settings(
-    settings: &crate::config::ProviderSettings,
-    cache_ttl: crate::config::file::CacheTtl,
-    client: crate::llm::http::HttpClient,
-) -> std::sync::Arc<dyn Provider> {
-    use crate::config::ApiMode;
-    let key_hint = key_hint(settings);
-    match settings.api_mode {
+/// Builds the provider for a resolved endpoint. Infallible: everything that can be wrong was
+/// checked when the endpoint was resolved.
+pub fn from_endpoint(endpoint: &Endpoint, client: crate::llm::http::HttpClient) -> std::sync::Arc<dyn Provider> {
+    let key_hint = endpoint.key_hint();
+    let key = endpoint.api_key.as_ref().map(|k| k.expose().to_string());
+    match endpoint.api_mode {
         ApiMode::ChatCompletions => std::sync::Arc::new(openai::OpenAiProvider::new(
-            &settings.id,
-            &settings.base_url,
-            settings.api_key.as_ref().map(|k| k.expose().to_string()),
+            &endpoint.id,
+            &endpoint.base_url,
+            key,
             &key_hint,
             client,
         )),
         ApiMode::CodexResponses => std::sync::Arc::new(responses::ResponsesProvider::new(
-            &settings.id,
-            &settings.base_url,
-            settings.api_key.as_ref().map(|k| k.expose().to_string()),
+            &endpoint.id,
+            &endpoint.base_url,
+            key,
             &key_hint,
             client,
         )),
         ApiMode::AnthropicMessages => std::sync::Arc::new(
-            anthropic::AnthropicProvider::from_settings(settings, &key_hint, client).with_cache_ttl(cache_ttl),
+            anthropic::AnthropicProvider::from_endpoint(endpoint, &key_hint, client).with_cache_ttl(endpoint.cache_ttl),
         ),
-    }
-}
-
-/// What to check when the key is rejected: the variable or setting and the file it came from.
-pub fn key_hint(settings: &crate::config::ProviderSettings) -> String {
-    match (&settings.key_source, &settings.key_origin) {
-        (Some(source), Some(origin)) => format!("{source} (read from {origin})"),
-        (Some(source), None) => source.clone(),
-        (None, _) => "the API key: none is configured for this provider (run `hermes-acp --setup`)".to_string(),
     }
 }

@@ -4,7 +4,7 @@
 //! suffix, a date suffix (`-20250929`, `-2024-08-06`) and `-latest`. A model found in neither
 //! place has no cost: a number is never made up.
 
-use crate::config::pricing::{Pricing, PricingConfig};
+pub use super::pricing_settings::{Pricing, PricingSettings};
 use crate::transcript::Usage;
 
 use super::pricing_table::TABLE;
@@ -20,7 +20,7 @@ pub enum PriceSource {
 }
 
 /// The rates of `model`: configured (exact id) beats built-in (normalised id).
-pub fn rates(config: &PricingConfig, model: &str) -> Option<(Pricing, PriceSource)> {
+pub fn rates(config: &PricingSettings, model: &str) -> Option<(Pricing, PriceSource)> {
     if let Some(pricing) = config.rates_for(model) {
         return Some((pricing, PriceSource::Configured));
     }
@@ -107,7 +107,7 @@ pub fn cost(pricing: &Pricing, usage: &Usage) -> f64 {
 
 /// What one turn of `model` cost, when its rates are known (and the amount is a number JSON can
 /// carry: `usage_update.cost` cannot be infinite).
-pub fn turn_cost(config: &PricingConfig, model: &str, usage: &Usage) -> Option<f64> {
+pub fn turn_cost(config: &PricingSettings, model: &str, usage: &Usage) -> Option<f64> {
     rates(config, model)
         .map(|(pricing, _)| cost(&pricing, usage))
         .filter(|amount| amount.is_finite() && *amount >= 0.0)
@@ -154,7 +154,7 @@ mod tests {
 
     #[test]
     fn configured_beats_builtin() {
-        let config = PricingConfig {
+        let config = PricingSettings {
             flat: None,
             for_model: None,
             models: vec![(
@@ -198,19 +198,19 @@ mod tests {
 
     #[test]
     fn huge_token_counts_never_make_an_infinite_cost() {
-        let config = PricingConfig {
+        let config = PricingSettings {
             flat: Some(Pricing {
                 input: f64::MAX,
                 output: 1.0,
                 cache_read: None,
                 cache_write: None,
             }),
-            ..PricingConfig::default()
+            ..PricingSettings::default()
         };
         assert_eq!(turn_cost(&config, "m", &usage(u64::MAX, 0, 0, 0)), None);
         // Cached counts above the prompt (a confused provider) cost what they say, no underflow.
         let amount = turn_cost(
-            &PricingConfig::default(),
+            &PricingSettings::default(),
             "gpt-4o",
             &usage(10, u64::MAX, u64::MAX, u64::MAX),
         );

@@ -155,13 +155,13 @@ pub struct ToolServices {
     /// The HTTP client for URLs the model names (SSRF-guarded; `web.allow_private`).
     pub http: crate::net::GuardedHttp,
     /// `skills.*` settings (`skill_manage`'s threat scan).
-    pub skills: crate::config::skills::SkillsConfig,
+    pub skills: crate::tools::skill_manage::SkillsSettings,
     /// The vision model `vision_analyze` asks (`auxiliary.vision`), and its limits.
     pub vision: vision::VisionServices,
     /// The web backends `web_search`/`web_extract` use (resolved once from `web:` and the env).
     pub web: Arc<web::WebBackends>,
     /// `execute_code`'s limits (`code_execution.*`).
-    pub code_execution: crate::config::CodeExecutionConfig,
+    pub code_execution: crate::tools::execute_code::CodeExecutionSettings,
 }
 
 /// The result of a tool call: what the model sees plus what the editor renders.

@@ -38,7 +38,7 @@ pub struct SessionModel {
     pub provider: Arc<dyn crate::llm::Provider>,
     pub model: String,
     /// The wire format, which decides the image limits.
-    pub api_mode: crate::config::ApiMode,
+    pub api_mode: crate::llm::ApiMode,
 }
 
 impl SessionScope {

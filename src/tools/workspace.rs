@@ -65,20 +65,7 @@ pub fn resolve_against(base: &Path, raw: &str) -> PathBuf {
     normalize(&joined)
 }
 
-/// Expands a leading `~` or `~/` to the home directory.
-pub fn expand_home(raw: &str) -> PathBuf {
-    if raw == "~" {
-        return home_dir();
-    }
-    if let Some(rest) = raw.strip_prefix("~/") {
-        return home_dir().join(rest);
-    }
-    PathBuf::from(raw)
-}
-
-pub fn home_dir() -> PathBuf {
-    std::env::home_dir().unwrap_or_else(|| PathBuf::from("/"))
-}
+pub use crate::home::{expand_home, home_dir};
 
 /// Folds `.` and `..` components without touching the file system.
 pub fn normalize(path: &Path) -> PathBuf {

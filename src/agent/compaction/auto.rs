@@ -4,7 +4,7 @@
 //! left the prompt above the threshold (the system prompt and tool schemas alone may be that
 //! big), automatic compaction pauses until a prompt fits again. `/compact` is never blocked.
 
-use super::CompactionConfig;
+use super::CompactionPolicy;
 use super::estimate::ContextMeter;
 use super::plan::{Plan, plan};
 use crate::transcript::Message;
@@ -47,7 +47,7 @@ impl AutoCompaction {
     pub fn due(
         &self,
         history: &[Message],
-        cfg: &CompactionConfig,
+        cfg: &CompactionPolicy,
         window: u64,
         estimate: impl FnOnce() -> u64,
     ) -> Option<Plan> {
@@ -87,7 +87,7 @@ mod tests {
 
     #[test]
     fn triggers_on_projected_size_and_stops_thrashing() {
-        let cfg = CompactionConfig::default();
+        let cfg = CompactionPolicy::default();
         let window = 256_000;
         let threshold = cfg.threshold_tokens(window);
         let history = scripted(40, 2_000);

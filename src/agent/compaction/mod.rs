@@ -1,6 +1,6 @@
 //! Context compaction. After each model call the turn loop records the prompt size in the
 //! session's `AutoCompaction`; before the next call, when the projected prompt is above the
-//! threshold (`CompactionConfig::threshold_tokens`), it compacts: `plan` picks the middle
+//! threshold (`CompactionPolicy::threshold_tokens`), it compacts: `plan` picks the middle
 //! between the first exchange and a protected tail, `prune` clears bulky old tool outputs when
 //! that alone is enough, otherwise the middle is summarised by one tool-less model call
 //! (`summary_request` → `summarise`), or locally (`fallback_summary`) when no summariser
@@ -16,6 +16,7 @@ mod plan;
 mod prune;
 pub mod replies;
 mod run;
+mod settings;
 mod summary;
 #[cfg(test)]
 mod tests;
@@ -23,7 +24,6 @@ mod window;
 
 use tokio_util::sync::CancellationToken;
 
-pub use crate::config::CompactionConfig;
 pub use apply::{
     SUMMARY_END, SUMMARY_PREFIX, apply, compaction_id, is_compaction_summary, summary_body, summary_message,
 };
@@ -33,6 +33,7 @@ pub use fallback::fallback_summary;
 pub use plan::{Plan, orphans, plan, plan_manual};
 pub use prune::{CLEARED_PREFIX, cleared_note, prune, prune_middle};
 pub use run::{CompactionError, CompactionSettings, CompactionTarget, compact_if_due, run};
+pub use settings::CompactionPolicy;
 pub use summary::{serialize, summarise, summarise_streaming, summary_request};
 pub use window::{DEFAULT_CONTEXT_WINDOW, context_window};
 

@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use super::CompactionConfig;
+use super::CompactionPolicy;
 use super::estimate::{estimate_tokens, message_tokens};
 use crate::transcript::{Message, Role};
 
@@ -49,7 +49,7 @@ impl Plan {
 /// Whether to compact before the next model call: `None` when the prompt is below the
 /// threshold, or there is nothing between head and tail to summarise.
 /// `prompt_tokens` is the projected size of the next prompt (see `ContextMeter`).
-pub fn plan(history: &[Message], cfg: &CompactionConfig, window: u64, prompt_tokens: u64) -> Option<Plan> {
+pub fn plan(history: &[Message], cfg: &CompactionPolicy, window: u64, prompt_tokens: u64) -> Option<Plan> {
     let threshold = cfg.threshold_tokens(window);
     // Whether automatic compaction is on at all is the caller's question (the session may
     // override `compression.enabled`).
@@ -65,7 +65,7 @@ pub fn plan(history: &[Message], cfg: &CompactionConfig, window: u64, prompt_tok
 /// long exchange is cut inside it instead (its first message and at most 8 recent messages
 /// kept). `None` when there is nothing to summarise. (Whether compaction is enabled is the
 /// caller's check, because it has its own reply.)
-pub fn plan_manual(history: &[Message], cfg: &CompactionConfig, window: u64) -> Option<Plan> {
+pub fn plan_manual(history: &[Message], cfg: &CompactionPolicy, window: u64) -> Option<Plan> {
     before_last_exchange(history, cfg, window).or_else(|| {
         let floor = cfg.protect_last_n.min(MANUAL_TAIL_FLOOR);
         build(history, cfg, window, estimate_tokens(history), floor).map(|plan| Plan { manual: true, ..plan })
@@ -73,7 +73,7 @@ pub fn plan_manual(history: &[Message], cfg: &CompactionConfig, window: u64) -> 
 }
 
 /// Everything before the last exchange as the middle, when there is something before it.
-fn before_last_exchange(history: &[Message], cfg: &CompactionConfig, window: u64) -> Option<Plan> {
+fn before_last_exchange(history: &[Message], cfg: &CompactionPolicy, window: u64) -> Option<Plan> {
     let paired = paired_ids(history);
     // The last exchange starts at a user message; an earlier one if a call/result pair would
     // cross the cut (only possible in a history that was already damaged).
@@ -103,7 +103,7 @@ fn starts_exchange(message: &Message) -> bool {
 
 fn build(
     history: &[Message],
-    cfg: &CompactionConfig,
+    cfg: &CompactionPolicy,
     window: u64,
     prompt_tokens: u64,
     tail_floor: usize,

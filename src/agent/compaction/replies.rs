@@ -1,8 +1,8 @@
 //! The user-facing texts of compaction, worded as Hermes words them ("compression") (reference §1.13): the
 //! `/compact` replies and the compaction lines of `/context`.
 
-use super::CompactionConfig;
 use super::CompactionOutcome;
+use super::CompactionPolicy;
 use crate::text::thousands;
 
 /// `/compact` on an empty conversation.
@@ -37,7 +37,7 @@ pub fn failed(error: &dyn std::fmt::Display) -> String {
 /// The `/context` lines after `Context usage: …`: how far the threshold is, then the tip (or
 /// that automatic compaction is off, which `/compact` does not need). `used` is the estimated
 /// prompt size, `window` the context window, `automatic` whether compaction runs by itself.
-pub fn context_lines(cfg: &CompactionConfig, used: u64, window: u64, automatic: bool) -> String {
+pub fn context_lines(cfg: &CompactionPolicy, used: u64, window: u64, automatic: bool) -> String {
     let threshold = cfg.threshold_tokens(window);
     let percent = threshold as f64 * 100.0 / window.max(1) as f64;
     let first = if used < threshold {
@@ -66,9 +66,9 @@ mod tests {
 
     #[test]
     fn context_lines_match_hermes() {
-        let cfg = CompactionConfig {
+        let cfg = CompactionPolicy {
             threshold_ratio: 0.80,
-            ..CompactionConfig::default()
+            ..CompactionPolicy::default()
         };
         assert_eq!(
             context_lines(&cfg, 25_000, 100_000, true),
@@ -78,7 +78,7 @@ mod tests {
             context_lines(&cfg, 90_000, 100_000, false),
             "Compression: due now (threshold ~80,000, 80%). Run /compact.\nAutomatic compression is off for this session (the auto_compact option); /compact still works."
         );
-        assert!(context_lines(&CompactionConfig::default(), 0, 256_000, true).contains("(~192,000, 75%)"));
+        assert!(context_lines(&CompactionPolicy::default(), 0, 256_000, true).contains("(~192,000, 75%)"));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::{AutoCompaction, CompactionConfig, CompactionOutcome, Plan, SummaryError};
+use super::{AutoCompaction, CompactionOutcome, CompactionPolicy, Plan, SummaryError};
 use crate::agent::{AgentError, AgentEvent, Sink};
 use crate::llm::Provider;
 use crate::store::Store;
@@ -18,7 +18,7 @@ use crate::transcript::Message;
 /// What a turn needs to compact.
 #[derive(Clone)]
 pub struct CompactionSettings {
-    pub config: CompactionConfig,
+    pub config: CompactionPolicy,
     pub context_window: u64,
     pub summary_model: String,
     /// Per session, across turns (it remembers the last prompt size and pauses after loops).
@@ -30,7 +30,7 @@ pub struct CompactionSettings {
 
 impl CompactionSettings {
     pub fn new(
-        config: CompactionConfig,
+        config: CompactionPolicy,
         model: &str,
         configured_window: Option<u64>,
         auto: Arc<Mutex<AutoCompaction>>,

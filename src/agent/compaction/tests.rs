@@ -64,10 +64,10 @@ pub(super) fn scripted(turns: usize, output_bytes: usize) -> Vec<Message> {
     history
 }
 
-fn cfg(protect_last_n: usize) -> CompactionConfig {
-    CompactionConfig {
+fn cfg(protect_last_n: usize) -> CompactionPolicy {
+    CompactionPolicy {
         protect_last_n,
-        ..CompactionConfig::default()
+        ..CompactionPolicy::default()
     }
 }
 

@@ -1,6 +1,6 @@
 //! The context window of a model: a table of well-known families, else Hermes' 256 000. (The
 //! compaction settings themselves are parsed with the rest of `config.yaml`:
-//! `config::CompactionConfig`.)
+//! `config::CompactionPolicy`.)
 
 /// Hermes' window for a model it cannot identify (`DEFAULT_FALLBACK_CONTEXT`).
 pub const DEFAULT_CONTEXT_WINDOW: u64 = 256_000;

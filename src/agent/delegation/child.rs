@@ -9,8 +9,8 @@ use std::time::Instant;
 use super::Delegation;
 use super::fold::{Board, FoldSink, NestedApprover};
 use super::host::{ChildChannel, ChildEnd, ChildInfo, SubagentHost};
+use crate::agent::compaction::CompactionPolicy;
 use crate::agent::{CompactionSettings, Sink, StopReason, TurnContext, TurnScope, run_turn};
-use crate::config::CompactionConfig;
 use crate::sync::lock;
 use crate::tools::delegate::{
     ChildExit, ChildReport, ChildRole, ChildState, ChildTask, Delegator, TraceEntry, child_system_prompt, child_tools,
@@ -94,9 +94,9 @@ pub(super) async fn run(
     };
     // No compaction: it rewrites stored rows, and a child has none (its budget bounds it).
     let compaction = CompactionSettings::new(
-        CompactionConfig {
+        CompactionPolicy {
             enabled: false,
-            ..CompactionConfig::default()
+            ..CompactionPolicy::default()
         },
         &delegation.model,
         None,

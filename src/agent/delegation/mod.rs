@@ -18,11 +18,11 @@ use futures::future::BoxFuture;
 
 pub use host::{ChildChannel, ChildEnd, ChildInfo, SubagentHost};
 
-use crate::config::DelegationConfig;
 use crate::llm::Provider;
 use crate::services::Services;
 use crate::sync::lock;
 use crate::tools::ToolContext;
+use crate::tools::delegate::DelegationSettings;
 use crate::tools::delegate::{ChildReport, ChildTask, Delegator};
 use crate::transcript::Usage;
 
@@ -77,8 +77,8 @@ impl Delegation {
         *lock(&self.usage)
     }
 
-    fn config(&self) -> &DelegationConfig {
-        &self.services.config.file.delegation
+    fn config(&self) -> &DelegationSettings {
+        &self.services.delegation
     }
 
     /// The delegator an orchestrator child gets: one level deeper, same host and usage meter.

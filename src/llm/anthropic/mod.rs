@@ -15,8 +15,8 @@ mod tests;
 use futures::future::BoxFuture;
 
 use super::{ChatRequest, EventStream, LlmError, Provider, http, models};
-use crate::config::ProviderSettings;
-use crate::config::file::CacheTtl;
+use crate::llm::CacheTtl;
+use crate::llm::Endpoint;
 use request::BodyOptions;
 
 pub use sse::SseParser;
@@ -65,8 +65,8 @@ impl AnthropicProvider {
         }
     }
 
-    pub fn from_settings(
-        settings: &ProviderSettings,
+    pub fn from_endpoint(
+        settings: &Endpoint,
         key_hint: &str,
         client: crate::llm::http::HttpClient,
     ) -> AnthropicProvider {

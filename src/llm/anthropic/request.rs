@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value, json};
 
 use super::convert::{self, text_block};
-use crate::config::file::CacheTtl;
+use crate::llm::CacheTtl;
 use crate::llm::ChatRequest;
 use crate::llm::effort::{self, ClaudeThinking, Effort, Route};
 

@@ -63,7 +63,7 @@ impl Provider for OpenAiProvider {
     fn stream<'a>(&'a self, request: &'a ChatRequest) -> BoxFuture<'a, Result<EventStream, LlmError>> {
         Box::pin(async move {
             let url = format!("{}/chat/completions", self.base_url);
-            let route = super::effort::Route::of(crate::config::ApiMode::ChatCompletions, &self.id, &self.base_url);
+            let route = super::effort::Route::of(crate::llm::ApiMode::ChatCompletions, &self.id, &self.base_url);
             let body = request_body(request, route);
             let response = self
                 .authorize(self.client.post(&url))

@@ -61,7 +61,7 @@ impl Shadow {
     /// Opens (creating on first use) the shadow repository of `cwd`.
     pub fn open(home: &Path, cwd: &Path) -> Result<Shadow, CheckpointError> {
         let cwd = cwd.canonicalize().map_err(|e| CheckpointError::Folder(e.to_string()))?;
-        let home_dir = crate::tools::workspace::home_dir();
+        let home_dir = crate::home::home_dir();
         if let Some(why) = excludes::too_broad(&cwd, Some(&home_dir)) {
             return Err(CheckpointError::TooBroad(why));
         }

@@ -26,7 +26,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use crate::agent::{AgentError, Sink};
-use crate::config::{Config, ProviderSettings};
+use crate::config::Config;
+use crate::llm::Endpoint;
 use crate::llm::Provider;
 use crate::services::Services;
 use crate::store::{SessionPatch, Store, StoreError};
@@ -93,8 +94,10 @@ pub struct SessionSummary {
 /// Owns the live sessions.
 pub struct SessionManager {
     sessions: Mutex<HashMap<String, Arc<Session>>>,
-    /// The process scope: configuration, store, providers, built-in tools.
+    /// The process scope: store, providers, built-in tools.
     services: Arc<Services>,
+    /// The configuration read at start.
+    config: Config,
     catalog: ModelCatalog,
     turns: Arc<Turns>,
     /// Whether the "commands are not sandboxed here" notice was already shown.
@@ -104,12 +107,13 @@ pub struct SessionManager {
 }
 
 impl SessionManager {
-    pub fn new(services: Arc<Services>) -> SessionManager {
+    pub fn new(services: Arc<Services>, config: Config) -> SessionManager {
         let provider = services.provider.as_ref().ok().map(|(_, p)| p.clone());
-        let catalog = ModelCatalog::new(services.config.file.model_choices.clone(), provider);
+        let catalog = ModelCatalog::new(config.file.model_choices.clone(), provider);
         SessionManager {
             sessions: Mutex::new(HashMap::new()),
             services,
+            config,
             catalog,
             turns: Arc::default(),
             sandbox_notice_shown: Default::default(),
@@ -134,7 +138,7 @@ impl SessionManager {
     }
 
     fn config(&self) -> &Config {
-        &self.services.config
+        &self.config
     }
 
     fn store(&self) -> &Store {
@@ -142,7 +146,7 @@ impl SessionManager {
     }
 
     /// The provider, or a message saying how to configure one.
-    pub fn provider(&self) -> Result<&(ProviderSettings, Arc<dyn Provider>), SessionError> {
+    pub fn provider(&self) -> Result<&(Endpoint, Arc<dyn Provider>), SessionError> {
         if let Some(problem) = &self.config().problem {
             return Err(SessionError::Config(problem.clone()));
         }

@@ -8,7 +8,11 @@ mod present;
 pub mod progress;
 mod schema;
 pub mod seam;
+mod settings;
 
+pub use settings::{
+    DEFAULT_MAX_CONCURRENT_CHILDREN, DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_SPAWN_DEPTH, DelegationSettings,
+};
 use std::path::Path;
 use std::time::Instant;
 
@@ -20,7 +24,6 @@ pub use seam::{ChildExit, ChildReport, ChildRole, ChildTask, Delegator, TraceEnt
 
 use super::describe::{self, Presentation, ToolEffect, ToolKind};
 use super::{Tool, ToolContext, ToolOutput};
-use crate::config::DelegationConfig;
 
 /// The tool's name (children's toolsets drop it unless they may delegate).
 pub const NAME: &str = "delegate_task";
@@ -28,11 +31,11 @@ pub const NAME: &str = "delegate_task";
 /// The `delegate_task` tool, with the user's `delegation.*` limits (its description states them).
 #[derive(Debug, Clone, Default)]
 pub struct DelegateTool {
-    config: DelegationConfig,
+    config: DelegationSettings,
 }
 
 impl DelegateTool {
-    pub fn new(config: DelegationConfig) -> DelegateTool {
+    pub fn new(config: DelegationSettings) -> DelegateTool {
         DelegateTool { config }
     }
 

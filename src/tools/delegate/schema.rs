@@ -6,9 +6,9 @@
 
 use serde_json::{Value, json};
 
-use crate::config::DelegationConfig;
+use crate::tools::delegate::DelegationSettings;
 
-fn nesting_clause(cfg: &DelegationConfig) -> String {
+fn nesting_clause(cfg: &DelegationSettings) -> String {
     let depth = cfg.max_spawn_depth;
     if depth >= 2 && cfg.orchestrator_enabled {
         format!(
@@ -26,7 +26,7 @@ fn nesting_clause(cfg: &DelegationConfig) -> String {
     }
 }
 
-pub fn description(cfg: &DelegationConfig) -> String {
+pub fn description(cfg: &DelegationSettings) -> String {
     let (max_children, max_depth) = (cfg.max_concurrent_children, cfg.max_spawn_depth);
     format!(
         "Spawn one or more subagents to work on tasks in isolated contexts. \
@@ -66,7 +66,7 @@ globally via delegation.orchestrator_enabled=false.\n\
     )
 }
 
-fn role_description(cfg: &DelegationConfig) -> String {
+fn role_description(cfg: &DelegationSettings) -> String {
     let depth = cfg.max_spawn_depth;
     let note = if depth >= 2 && cfg.orchestrator_enabled {
         format!(
@@ -85,7 +85,7 @@ fn role_description(cfg: &DelegationConfig) -> String {
     )
 }
 
-pub fn parameters(cfg: &DelegationConfig) -> Value {
+pub fn parameters(cfg: &DelegationSettings) -> Value {
     json!({
         "type": "object",
         "properties": {

@@ -47,7 +47,7 @@ impl Delegator for Fake {
     }
 }
 
-async fn call(config: DelegationConfig, depth: u32, args: Value) -> (Value, Vec<ChildTask>) {
+async fn call(config: DelegationSettings, depth: u32, args: Value) -> (Value, Vec<ChildTask>) {
     let fake = Arc::new(Fake {
         depth,
         seen: Mutex::default(),
@@ -68,7 +68,7 @@ async fn call(config: DelegationConfig, depth: u32, args: Value) -> (Value, Vec<
 #[tokio::test]
 async fn a_batch_returns_one_entry_per_task() {
     let (result, seen) = call(
-        DelegationConfig::default(),
+        DelegationSettings::default(),
         0,
         json!({"tasks": [{"goal": "a", "context": "ctx"}, {"goal": "b", "role": "orchestrator"}]}),
     )
@@ -90,9 +90,9 @@ async fn a_batch_returns_one_entry_per_task() {
 
 #[tokio::test]
 async fn single_goal_tasks_as_text_and_roles_when_nesting_is_on() {
-    let nested = DelegationConfig {
+    let nested = DelegationSettings {
         max_spawn_depth: 2,
-        ..DelegationConfig::default()
+        ..DelegationSettings::default()
     };
     let (_, seen) = call(nested.clone(), 0, json!({"goal": "solo", "role": "orchestrator"})).await;
     assert_eq!(seen[0].role, ChildRole::Orchestrator);
@@ -115,11 +115,11 @@ async fn bad_arguments_and_limits_are_errors() {
         (json!({"tasks": ["text"]}), "Task 0 must be an object"),
     ];
     for (args, expected) in cases {
-        let (result, seen) = call(DelegationConfig::default(), 0, args).await;
+        let (result, seen) = call(DelegationSettings::default(), 0, args).await;
         assert!(result["error"].as_str().unwrap().contains(expected), "{result}");
         assert!(seen.is_empty());
     }
-    let (result, _) = call(DelegationConfig::default(), 1, json!({"goal": "deeper"})).await;
+    let (result, _) = call(DelegationSettings::default(), 1, json!({"goal": "deeper"})).await;
     assert!(
         result["error"]
             .as_str()

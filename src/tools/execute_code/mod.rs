@@ -7,7 +7,6 @@
 //! the script talks to the agent over a Unix socket).
 
 // Windows builds the tool's description only (it is never offered there).
-#[cfg_attr(not(unix), allow(dead_code))]
 mod output;
 #[cfg(unix)]
 mod process;
@@ -18,11 +17,14 @@ mod rpc;
 #[cfg(unix)]
 mod run;
 mod schema;
+#[cfg_attr(not(unix), allow(dead_code))]
+mod settings;
 
 // Unix only: Unix sockets, process groups and python3.
 #[cfg(all(test, unix))]
 mod tests;
 
+pub use settings::{CodeExecutionSettings, DEFAULT_MAX_TOOL_CALLS, DEFAULT_TIMEOUT};
 use std::path::Path;
 
 use futures::future::BoxFuture;

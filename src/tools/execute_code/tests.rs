@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::ExecuteCodeTool;
-use crate::config::CodeExecutionConfig;
 use crate::safety::policy::Mode;
+use crate::tools::execute_code::CodeExecutionSettings;
 use crate::tools::file_io::test_support::test_guard;
 use crate::tools::{
     ApprovalDecision, ApprovalRequest, Approver, SessionScope, Tool, ToolContext, ToolOutput, ToolProgress,
@@ -65,7 +65,7 @@ struct Setup {
     cards: Arc<Cards>,
 }
 
-fn setup(edits: ApprovalDecision, limits: CodeExecutionConfig) -> Setup {
+fn setup(edits: ApprovalDecision, limits: CodeExecutionSettings) -> Setup {
     let dir = tempfile::tempdir().unwrap();
     let answers = Arc::new(Answers {
         edits,
@@ -95,7 +95,7 @@ fn setup(edits: ApprovalDecision, limits: CodeExecutionConfig) -> Setup {
 }
 
 fn defaults() -> Setup {
-    setup(ApprovalDecision::AllowOnce, CodeExecutionConfig::default())
+    setup(ApprovalDecision::AllowOnce, CodeExecutionSettings::default())
 }
 
 async fn execute(ctx: &ToolContext, code: &str) -> (Value, ToolOutput) {
@@ -168,7 +168,7 @@ print(json.dumps({"w": "error" not in w, "p": "error" not in p, "r": r["content"
 
 #[tokio::test]
 async fn a_denied_write_is_an_error_the_script_sees() {
-    let s = setup(ApprovalDecision::Deny, CodeExecutionConfig::default());
+    let s = setup(ApprovalDecision::Deny, CodeExecutionSettings::default());
     let code = "from hermes_tools import write_file\nprint(write_file('x.txt', 'data').get('error'))";
     let (result, _) = execute(&s.ctx, code).await;
     assert_eq!(result["status"], "success");
@@ -185,7 +185,7 @@ async fn a_denied_write_is_an_error_the_script_sees() {
 
 #[tokio::test]
 async fn the_tool_call_limit_answers_errors_past_it() {
-    let limits = CodeExecutionConfig {
+    let limits = CodeExecutionSettings {
         max_tool_calls: 3,
         ..Default::default()
     };
@@ -212,7 +212,7 @@ async fn stdout_is_capped_and_counted() {
 
 #[tokio::test]
 async fn a_script_past_its_timeout_is_killed() {
-    let limits = CodeExecutionConfig {
+    let limits = CodeExecutionSettings {
         // Long enough for python to start and print on a loaded machine (the print is checked).
         timeout: Duration::from_secs(2),
         ..Default::default()

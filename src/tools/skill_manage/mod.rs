@@ -17,10 +17,12 @@ mod files;
 mod guard;
 mod paths;
 mod schema;
+mod settings;
 #[cfg(all(test, unix))]
 mod tests;
 mod validate;
 
+pub use settings::SkillsSettings;
 use std::path::Path;
 use std::sync::Arc;
 

@@ -11,16 +11,32 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 use super::picture::{ANTHROPIC_LIMITS, Limits, OPENAI_LIMITS};
-use crate::config::file::CacheTtl;
-use crate::config::vision::{DEFAULT_DOWNLOAD_TIMEOUT, DEFAULT_TIMEOUT};
-use crate::config::{ApiMode, Config, ProviderSettings};
 use crate::llm::retry::{CallOutcome, call_with_retry};
+use crate::llm::{ApiMode, Endpoint};
 use crate::llm::{ChatRequest, LlmError, Provider, RetryPolicy};
 use crate::tools::scope::SessionModel;
 use crate::transcript::{Message, Part, Role};
 
 /// Hermes' `max_tokens` for a vision answer.
 const MAX_TOKENS: u32 = 2000;
+
+/// Hermes' `auxiliary.vision.timeout`: vision calls are slow, local models slower still.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+/// Hermes' `auxiliary.vision.download_timeout` for http(s) images.
+pub const DEFAULT_DOWNLOAD_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The vision settings as configured (built by `config` from `auxiliary.vision`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct VisionSettings {
+    /// The auxiliary vision model's endpoint when one is configured, or why it cannot be used.
+    pub aux: Option<Result<Endpoint, String>>,
+    /// The main provider's default model, when there is a main provider.
+    pub main_model: Option<String>,
+    /// How long one vision call may take.
+    pub timeout: Duration,
+    /// How long downloading an http(s) image may take.
+    pub download_timeout: Duration,
+}
 
 /// The process-wide vision settings tools see.
 #[derive(Clone)]
@@ -49,8 +65,7 @@ impl Default for VisionServices {
 }
 
 struct AuxModel {
-    settings: Result<ProviderSettings, String>,
-    cache_ttl: CacheTtl,
+    settings: Result<Endpoint, String>,
     client: crate::llm::http::HttpClient,
     /// Built on first use: most sessions never look at an image.
     provider: OnceLock<Arc<dyn Provider>>,
@@ -86,34 +101,27 @@ pub enum AskError {
 }
 
 impl VisionServices {
-    /// Reads `auxiliary.vision` (and `AUXILIARY_VISION_*`) and resolves it; `client` is the
-    /// providers' HTTP client.
-    pub fn from_config(config: &Config, retry: RetryPolicy, client: crate::llm::http::HttpClient) -> VisionServices {
-        let vision = config.file.vision.with_env(&config.env);
-        let home = config.home.display().to_string();
-        let aux = vision
-            .resolve(&config.file, &config.env, &home, &config.provider)
-            .map(|resolved| {
-                let settings = resolved.map_err(|e| {
-                    tracing::warn!("{e}");
-                    e.to_string()
-                });
-                if let Ok(s) = &settings {
-                    tracing::info!(provider = %s.id, model = %s.model, base_url = %s.base_url, "vision model resolved");
-                }
-                Arc::new(AuxModel {
-                    settings,
-                    cache_ttl: config.file.prompt_cache_ttl,
-                    client,
-                    provider: OnceLock::new(),
-                })
-            });
+    /// The services for configured settings, sharing the providers' HTTP client.
+    pub fn new(settings: VisionSettings, retry: RetryPolicy, client: crate::llm::http::HttpClient) -> VisionServices {
+        let aux = settings.aux.map(|settings| {
+            if let Ok(s) = &settings {
+                tracing::info!(provider = %s.id, model = %s.model, base_url = %s.base_url, "vision model resolved");
+            }
+            Arc::new(AuxModel {
+                settings,
+                client,
+                provider: OnceLock::new(),
+            })
+        });
         VisionServices {
             aux,
-            main_sees_images: (config.provider.as_ref()).is_ok_and(|s| crate::llm::vision::accepts_images(&s.model)),
+            main_sees_images: settings
+                .main_model
+                .as_deref()
+                .is_some_and(crate::llm::vision::accepts_images),
             retry,
-            timeout: vision.timeout.unwrap_or(DEFAULT_TIMEOUT),
-            download_timeout: vision.download_timeout.unwrap_or(DEFAULT_DOWNLOAD_TIMEOUT),
+            timeout: settings.timeout,
+            download_timeout: settings.download_timeout,
         }
     }
 
@@ -129,7 +137,7 @@ impl VisionServices {
         {
             let provider = aux
                 .provider
-                .get_or_init(|| crate::llm::from_settings(settings, aux.cache_ttl, aux.client.clone()));
+                .get_or_init(|| crate::llm::from_endpoint(settings, aux.client.clone()));
             return Ok(Chosen {
                 provider: provider.clone(),
                 model: settings.model.clone(),

@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 
 use super::describe::{self, Location, Presentation, ToolEffect, ToolKind};
 use super::{Offer, Tool, ToolContext, ToolOutput};
-pub use backend::VisionServices;
+pub use backend::{DEFAULT_DOWNLOAD_TIMEOUT, DEFAULT_TIMEOUT, VisionServices, VisionSettings};
 use source::Source;
 
 const DESCRIPTION: &str = "Load an image into the conversation so you can see it. Accepts a URL, local file path, or data URL. When your active model has native vision, the image is attached to your context directly and you read the pixels yourself on the next turn — call this any time the user references an image (filepath in their message, URL in tool output, screenshot from the browser, etc.). For non-vision models, falls back to an auxiliary vision model that returns a text description.";

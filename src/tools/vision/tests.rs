@@ -11,7 +11,7 @@ use tokio_util::sync::CancellationToken;
 use super::picture::{ImageKind, Limits, Unsupported, data_url, prepare};
 use super::source::{Source, SourceError, decode_data_url, read_local};
 use super::*;
-use crate::config::ApiMode;
+use crate::llm::ApiMode;
 use crate::llm::{ChatRequest, EventStream, LlmError, Provider, StreamEvent};
 use crate::tools::scope::SessionModel;
 use crate::tools::{DenyAll, SessionScope, ToolServices};

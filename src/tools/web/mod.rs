@@ -8,12 +8,14 @@ mod extract;
 mod native;
 mod render;
 mod search;
+mod settings;
 mod truncate;
 mod urls;
 
 pub use backends::{BackendName, ExtractRoute, WebBackends};
 pub use extract::WebExtractTool;
 pub use search::WebSearchTool;
+pub use settings::{DEFAULT_EXTRACT_CHAR_LIMIT, Variables, WebSettings};
 
 #[cfg(test)]
 mod tests;

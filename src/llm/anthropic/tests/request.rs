@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::config::file::CacheTtl;
+use crate::llm::CacheTtl;
 use crate::llm::ChatRequest;
 use crate::llm::anthropic::request::{
     BodyOptions, CLAUDE_CODE_IDENTITY, CLAUDE_MAX_TOKENS, DEFAULT_MAX_TOKENS, convert_tools, default_max_tokens,

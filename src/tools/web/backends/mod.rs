@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::config::env::EnvMap;
+use crate::tools::web::Variables;
 
 pub use select::{ExtractRoute, WebBackends};
 
@@ -127,7 +127,7 @@ impl Backend {
     /// Hermes' `get_env_value` does), or `None` when they are missing. Base-URL overrides are
     /// the ones Hermes honours: `TAVILY_BASE_URL`, `FIRECRAWL_API_URL` (self-hosted),
     /// `SEARXNG_URL`, and `PARALLEL_BASE_URL` (read by Parallel's SDK).
-    pub fn from_env(name: BackendName, env: &EnvMap) -> Option<Backend> {
+    pub fn from_env(name: BackendName, env: &dyn Variables) -> Option<Backend> {
         let key = |k: &str| env.secret(k).map(str::to_string);
         let url = |k: &str, default: &str| env.get(k).unwrap_or(default).trim().trim_end_matches('/').to_string();
         let (base_url, api_key) = match name {

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::{Backend, BackendName};
-use crate::config::env::EnvMap;
-use crate::config::web::WebConfig;
+use crate::tools::web::Variables;
+use crate::tools::web::WebSettings;
 
 /// Where `web_extract` sends pages.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,7 +51,7 @@ impl Default for WebBackends {
             search: None,
             extract: None,
             any_usable: false,
-            char_limit: crate::config::web::DEFAULT_EXTRACT_CHAR_LIMIT,
+            char_limit: crate::tools::web::DEFAULT_EXTRACT_CHAR_LIMIT,
             cache_dir: None,
             client: LazyClient::new(backend_client),
         }
@@ -69,7 +69,7 @@ impl std::fmt::Debug for WebBackends {
 
 impl WebBackends {
     /// Resolves the backends from `config.yaml`'s `web:` section and the environment.
-    pub fn from_config(web: &WebConfig, env: &EnvMap, home: &Path) -> WebBackends {
+    pub fn from_config(web: &WebSettings, env: &dyn Variables, home: &Path) -> WebBackends {
         let usable = |name: BackendName| Backend::from_env(name, env);
         let known = |value: &Option<String>, key: &str| {
             let value = value.as_deref()?;

@@ -2,17 +2,19 @@
 //! (built, not sent: Exa and Brave have no base-URL override to aim at a mock), and the
 //! mapping of recorded answers to Hermes' result JSON.
 
+use std::collections::HashMap;
+
 use serde_json::{Value, json};
 
 use super::*;
-use crate::config::web::WebConfig;
+use crate::tools::web::WebSettings;
 
-fn env(pairs: &[(&str, &str)]) -> EnvMap {
-    EnvMap::from_pairs(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())))
+fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+    pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
 }
 
-fn config(yaml: &str) -> WebConfig {
-    WebConfig::parse(&serde_yaml_ng::from_str(yaml).unwrap())
+fn config(yaml: &str) -> WebSettings {
+    WebSettings::parse(&serde_yaml_ng::from_str(yaml).unwrap())
 }
 
 fn backends(yaml: &str, pairs: &[(&str, &str)]) -> WebBackends {
@@ -75,12 +77,12 @@ fn selection_follows_hermes_order_and_config() {
         backends("web:\n  extract_backend: native\n", &all).extract(),
         &ExtractRoute::Native
     );
-    // Unknown names are ignored; placeholders are no key.
+    // Unknown names are ignored; a blank key is no key (placeholders are `config`'s to hide).
     assert_eq!(
         search_name(&backends("web:\n  backend: ddgs\n", &all[..1])),
         Some(Ok(BackendName::Searxng))
     );
-    assert!(!backends("{}", &[("TAVILY_API_KEY", "your-api-key-here")]).search_offered());
+    assert!(!backends("{}", &[("TAVILY_API_KEY", "  ")]).search_offered());
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! The composition root: configuration → process services (store, providers, tools) → session
 //! manager → ACP server. Wiring only; every decision lives in the modules it connects.
 
+mod process;
+
 use std::sync::Arc;
 
 use crate::acp::{self, AcpState, WireLimits};
@@ -11,8 +13,8 @@ use crate::session::SessionManager;
 use crate::store::Store;
 
 /// Builds the process scope from a loaded configuration.
-pub fn build_services(config: Config) -> Arc<Services> {
-    let store = open_store(&config);
+pub fn build_services(config: &Config) -> Arc<Services> {
+    let store = open_store(config);
     // Start two blocking-pool threads now: one soon waits in stdin's read for good, and the
     // first write to stdout (the `initialize` answer) would otherwise wait for a thread to be
     // created. Each holds until both exist, so the pool cannot satisfy both with one thread.
@@ -23,7 +25,7 @@ pub fn build_services(config: Config) -> Arc<Services> {
             both_started.wait();
         });
     }
-    Arc::new(Services::new(config, store))
+    Arc::new(process::process_services(config, store))
 }
 
 /// The session database. Opened in the background: `initialize` is answered before SQLite is
@@ -65,9 +67,9 @@ pub async fn serve(listening: impl FnOnce()) -> anyhow::Result<()> {
     // A broken config.yaml must not kill the agent before `initialize`: sessions report it.
     let config = Config::load_or_problem();
     let limits = wire_limits(&config);
-    let services = build_services(config);
+    let services = build_services(&config);
     crate::tools::redact::logs::install(services.tools.secrets.clone());
-    let manager = Arc::new(SessionManager::new(services));
+    let manager = Arc::new(SessionManager::new(services, config));
     acp::serve_stdio(Arc::new(AcpState::new(manager)), limits, shutdown)
         .await
         .map_err(|e| anyhow::anyhow!("ACP connection failed: {e}"))
