@@ -252,14 +252,14 @@ fn literals(text: &str) -> Vec<(usize, String)> {
 /// Literals that spell a tool name or argument key but mean something else.
 const NOT_TOOL_KNOWLEDGE: &[(&str, &str)] = &[
     // config.yaml's `terminal:` section (timeouts, writable roots), not the tool.
-    ("src/config/file.rs", "terminal"),
+    ("src/config/file/mod.rs", "terminal"),
     ("src/config/secrets.rs", "terminal"),
     // Anthropic OAuth renames two tools on the wire (Claude Code's names): a provider wire
     // format, which only `llm/` knows; the names travel as opaque text otherwise.
     ("src/llm/anthropic/request.rs", "session_search"),
     ("src/llm/anthropic/request.rs", "memory"),
     // The `/context` slash command and the ACP session config option "mode".
-    ("src/acp/commands.rs", "context"),
+    ("src/acp/commands/mod.rs", "context"),
     ("src/acp/options.rs", "mode"),
     // A JSON-RPC error object's `code` (execute_code's argument has the same name).
     ("src/acp/wire/validate.rs", "code"),

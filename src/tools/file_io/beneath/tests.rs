@@ -355,7 +355,7 @@ fn the_openat_walk_alone_creates_and_refuses_like_the_fast_path() {
 
 #[test]
 fn the_path_based_fallback_does_the_same_operations() {
-    use super::by_path_on_unix::Root as PathRoot;
+    use super::by_path::Root as PathRoot;
     let f = fixture();
     let root = PathRoot::open(&f.project).unwrap();
     assert_eq!(root.path(), f.project);

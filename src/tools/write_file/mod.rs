@@ -195,5 +195,4 @@ fn type_name(value: &Value) -> &'static str {
 
 // Unix only: the tests check file modes.
 #[cfg(all(test, unix))]
-#[path = "file_io/write_file_tests.rs"]
 mod tests;

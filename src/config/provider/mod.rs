@@ -339,17 +339,13 @@ pub fn is_loopback(url: &str) -> bool {
     matches!(host_of(url).as_str(), "localhost" | "127.0.0.1" | "::1" | "0.0.0.0") || host_of(url).starts_with("127.")
 }
 
-#[path = "provider_mode.rs"]
 mod mode;
 pub use mode::{detect_api_mode, mode_for_url, parse_api_mode};
-#[path = "provider_keys.rs"]
 mod keys;
 use keys::{anthropic_key, env_setting, key_from, origin_of};
-#[path = "provider_validate.rs"]
 mod validate;
 pub use validate::checked_url;
 use validate::unsupported;
 
 #[cfg(test)]
-#[path = "provider_tests.rs"]
 mod tests;

@@ -210,5 +210,4 @@ pub fn parse_go_duration(value: &str) -> Option<Duration> {
 }
 
 #[cfg(test)]
-#[path = "rate_limits_tests.rs"]
 mod tests;

@@ -337,5 +337,4 @@ fn non_empty(s: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-#[path = "file_tests.rs"]
 mod tests;

@@ -222,7 +222,6 @@ fn seconds_of(value: &Value) -> Option<f64> {
 }
 
 #[cfg(test)]
-#[path = "vision_tests.rs"]
 mod tests;
 
 /// What the vision tool needs, translated from `auxiliary.vision` and the main provider.

@@ -303,5 +303,4 @@ pub fn default_level(route: Route, model: &str) -> Option<Effort> {
 }
 
 #[cfg(test)]
-#[path = "effort_tests.rs"]
 mod tests;

@@ -17,9 +17,7 @@ use crate::text::thousands;
 use crate::tools::FileSystem;
 use crate::transcript::Role;
 
-#[path = "commands_permissions.rs"]
 mod permissions;
-#[path = "commands_undo.rs"]
 mod undo;
 
 struct Command {
