@@ -14,6 +14,7 @@ mod events;
 mod handlers;
 mod keepalive;
 mod mcp;
+mod modes;
 mod options;
 mod permissions;
 mod questions;

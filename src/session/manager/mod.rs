@@ -79,6 +79,8 @@ pub struct TurnSeams {
     pub clarifier: Arc<dyn crate::tools::clarify::Clarifier>,
     /// Where `delegate_task`'s children appear; `None` folds them into the parent's card.
     pub subagents: Option<Arc<dyn crate::agent::delegation::SubagentHost>>,
+    /// Switches the session's mode when the user approves a plan.
+    pub modes: Arc<dyn crate::tools::plan::ModeSwitch>,
 }
 
 /// One entry of `session/list`.

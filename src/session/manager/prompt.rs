@@ -53,7 +53,8 @@ impl SessionManager {
                 // Reads SOUL.md, memory, skills and context files: off the async threads.
                 let (home, cwd, model) = (self.config().home.clone(), settings.cwd.clone(), settings.model.clone());
                 let provider = provider_settings.id.clone();
-                let tool_names: Vec<&'static str> = tools.tools().map(|t| t.name()).collect();
+                // A tool of one mode only (leaving plan mode) is introduced by that mode's note.
+                let tool_names = tools.names_in_every_mode();
                 let sections = tools.prompt_sections();
                 let built = tokio::task::spawn_blocking(move || {
                     agent::prompt::build(&agent::prompt::PromptInputs {
@@ -97,6 +98,7 @@ impl SessionManager {
             }),
             delegator: Some(delegation.clone()),
             checkpoints,
+            modes: seams.modes,
         };
         let priced_model = settings.model.clone();
         let turn = TurnScope {
