@@ -303,6 +303,7 @@ async fn approve(
     let containment = super::shell::sandbox::containment(&ctx.services, in_editor);
     let sandboxed = containment != crate::safety::policy::Containment::None;
     let root = ctx.session.workspace.root();
+    let cwd_root = project.first().cloned().unwrap_or_else(|| root.clone());
     let effect = CommandEffect {
         command: command.to_string(),
         assessment,
@@ -316,8 +317,8 @@ async fn approve(
         // the checkpoint API does not report yet whether it covers everything the command may
         // change there (nested repositories, ignored files, modes): the lead wires that at
         // merge. Until then: undoable when the command runs inside the session folder.
-        undoable: cwd.starts_with(&root) || cwd.starts_with(&project),
-        roots: vec![project],
+        undoable: cwd.starts_with(&root) || cwd.starts_with(&cwd_root),
+        roots: project,
         temp,
     };
     let approved = permission::gate_command(ctx, effect)
