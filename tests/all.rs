@@ -18,6 +18,9 @@ mod cli;
 /// hand. Unix only: the pty comes from libc's posix_openpt.
 #[cfg(unix)]
 mod cli_pty;
+/// The editor's session setup: its system prompt (append, override, refusals) kept across a
+/// restart, a second project folder end to end, missing folders refused.
+mod client_setup;
 /// What each client shows and what clients rely on: stand-alone permission questions, card
 /// titles, usage after a cancel, `/compact` now, keepalives, MCP close, new files through the
 /// editor, JetBrains.
@@ -54,6 +57,8 @@ mod parser_props;
 // Unix only: file modes.
 #[cfg(unix)]
 mod permissions;
+/// Plan mode: changes refused, the plan shown and approved or kept.
+mod plan_mode;
 /// Streaming prompts, cancel, provider failures and retries.
 mod prompting;
 /// Handshake, malformed input, unknown methods and ids, stdout hygiene.

@@ -21,6 +21,7 @@ mod questions;
 pub mod render;
 mod replay;
 mod server;
+mod setup;
 mod state;
 mod subagents;
 mod terminals;
