@@ -36,6 +36,7 @@ impl ToolProgress for FirstCall {
         self.0.lock().unwrap().get_or_insert_with(Instant::now);
     }
     fn nested_finished(&self, _: &str, _: &str, _: &Value, _: &ToolOutput, _: Duration) {}
+    fn plan(&self, _: Vec<hermes_acp::tools::PlanItem>) {}
 }
 
 /// One run; the time from the call to its first tool call.

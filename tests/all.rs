@@ -19,6 +19,9 @@ mod cli;
 /// which the libc crate offers on Linux alone.
 #[cfg(target_os = "linux")]
 mod cli_pty;
+/// The editor's session setup: its system prompt (append, override, refusals) kept across a
+/// restart, a second project folder end to end, missing folders refused.
+mod client_setup;
 /// What each client shows and what clients rely on: stand-alone permission questions, card
 /// titles, usage after a cancel, `/compact` now, keepalives, MCP close, new files through the
 /// editor, JetBrains.
@@ -58,6 +61,8 @@ mod parser_props;
 // Unix only: file modes.
 #[cfg(unix)]
 mod permissions;
+/// Plan mode: changes refused, the plan shown and approved or kept.
+mod plan_mode;
 /// Streaming prompts, cancel, provider failures and retries.
 mod prompting;
 /// Handshake, malformed input, unknown methods and ids, stdout hygiene.

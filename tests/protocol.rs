@@ -36,6 +36,12 @@ async fn initialize_describes_what_works() {
             "sessionCapabilities": {
               "list": {},
               "delete": {},
+              "additionalDirectories": {},
+              "systemPrompt": {
+                "mode": {
+                  "override": {}
+                }
+              },
               "fork": {},
               "resume": {},
               "close": {}

@@ -84,7 +84,7 @@ pub fn abandoned(call_id: &str, reason: &str) -> SessionUpdate {
 }
 
 /// A tool's plan as the editor's: the complete list (an empty one clears it).
-fn plan(items: Vec<PlanItem>) -> SessionUpdate {
+pub fn plan(items: Vec<PlanItem>) -> SessionUpdate {
     let entries = items
         .into_iter()
         .map(|item| {

@@ -200,6 +200,7 @@ impl EventSink for AcpEventSink {
                     ))));
                 }
             }
+            AgentEvent::Plan(items) => self.send(cards::plan(items)),
             AgentEvent::Notice(text) => {
                 if self.notices {
                     self.send(SessionUpdate::Notice(Notice::new(NoticeSeverity::Warning, text)));

@@ -18,7 +18,7 @@ use agent_client_protocol::v1::schema::{
 use futures::future::BoxFuture;
 use tokio_util::sync::CancellationToken;
 
-use super::questions::{self, ALLOW_ONCE, ALLOW_SESSION, Asker, DENY_ALWAYS, Question};
+use super::questions::{self, Asker, Question};
 use crate::session::Session;
 use crate::tools::{ApprovalDecision, ApprovalRequest, Approver};
 
@@ -101,12 +101,7 @@ impl AcpApprover {
                         );
                         return ApprovalDecision::Deny;
                     }
-                    match id {
-                        ALLOW_ONCE => ApprovalDecision::AllowOnce,
-                        ALLOW_SESSION => ApprovalDecision::AllowSession,
-                        DENY_ALWAYS => ApprovalDecision::DenyAlways,
-                        _ => ApprovalDecision::Deny,
-                    }
+                    question.decision(id)
                 }
                 RequestPermissionOutcome::Cancelled => ApprovalDecision::Cancelled,
                 _ => ApprovalDecision::Deny,
@@ -142,6 +137,7 @@ impl Approver for AcpApprover {
                     };
                     questions::edit(&self.asker, edit, &self.cwd, shown)
                 }
+                ApprovalRequest::Plan { plan, steps } => questions::plan(&self.asker, &plan, steps.len(), shown),
             };
             self.ask(call_id, question).await
         })

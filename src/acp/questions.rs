@@ -5,8 +5,10 @@
 //! request stands on its own: a title naming what would happen and why, the locations of an
 //! edit, the diff first and the reason after it. Options come one per kind, because clients key
 //! their buttons and shortcuts by kind: `allow_once`, `allow_always` (this session),
-//! `reject_once`, `reject_always`. The persistent "always in this project" allow is not an
-//! option; `/permissions always` turns what was allowed for the session into project rules.
+//! `reject_once`, `reject_always`, and an answer means what its option's kind means. The
+//! persistent "always in this project" allow is not an option; `/permissions always` turns
+//! what was allowed for the session into project rules. A plan's question (leaving plan mode)
+//! offers the next mode the same way.
 
 use std::path::{Path, PathBuf};
 
@@ -16,6 +18,8 @@ use agent_client_protocol::v1::schema::{
 use serde_json::Value;
 
 use super::render::text_block;
+use crate::safety::policy::Mode;
+use crate::tools::ApprovalDecision;
 use crate::tools::describe::{code_span, fence, first_line, shown_path};
 
 /// Option ids (Hermes' names; the kind says what each one is).
@@ -41,6 +45,22 @@ impl Question {
     /// Whether `option_id` is one this question offered (any other answer is a denial).
     pub fn offers(&self, option_id: &str) -> bool {
         self.options.iter().any(|o| &*o.option_id.0 == option_id)
+    }
+
+    /// What choosing `option_id` decides: its kind says (one option per kind), so every
+    /// question reads its answers the same way; an option it did not offer is a denial.
+    pub fn decision(&self, option_id: &str) -> ApprovalDecision {
+        let kind = self
+            .options
+            .iter()
+            .find(|o| &*o.option_id.0 == option_id)
+            .map(|o| o.kind);
+        match kind {
+            Some(PermissionOptionKind::AllowOnce) => ApprovalDecision::AllowOnce,
+            Some(PermissionOptionKind::AllowAlways) => ApprovalDecision::AllowSession,
+            Some(PermissionOptionKind::RejectAlways) => ApprovalDecision::DenyAlways,
+            _ => ApprovalDecision::Deny,
+        }
     }
 }
 
@@ -170,6 +190,33 @@ pub fn edit(asker: &Asker, edit: Edit, cwd: &Path, raw_input: Value) -> Question
         ));
     }
     options.push(PermissionOption::new(DENY, "Deny", PermissionOptionKind::RejectOnce));
+    Question { fields, options }
+}
+
+/// A plan to approve before plan mode ends: the plan as written, then one option per kind —
+/// approve and switch to `accept_edits` (`allow_always`), approve and keep asking (`allow_once`:
+/// `default`), keep planning (`reject_once`). The option ids are the modes they lead to.
+pub fn plan(asker: &Asker, plan: &str, steps: usize, raw_input: Value) -> Question {
+    let title = format!("Ready to carry out this plan? ({steps} steps){}", asker.suffix());
+    let text = format!("{}: approve the plan to leave plan mode.\n\n{plan}", asker.needs());
+    let fields = ToolCallUpdateFields::new()
+        .title(title)
+        .kind(ToolKind::SwitchMode)
+        .content(vec![text_block(&text)])
+        .raw_input(raw_input);
+    let options = vec![
+        PermissionOption::new(
+            Mode::AcceptEdits.id(),
+            "Approve, and accept edits from now on",
+            PermissionOptionKind::AllowAlways,
+        ),
+        PermissionOption::new(
+            Mode::Default.id(),
+            "Approve, and keep asking before edits",
+            PermissionOptionKind::AllowOnce,
+        ),
+        PermissionOption::new(Mode::Plan.id(), "Keep planning", PermissionOptionKind::RejectOnce),
+    ];
     Question { fields, options }
 }
 

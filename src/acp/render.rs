@@ -35,6 +35,7 @@ pub fn kind(kind: tools::ToolKind) -> ToolKind {
         tools::ToolKind::Search => ToolKind::Search,
         tools::ToolKind::Execute => ToolKind::Execute,
         tools::ToolKind::Fetch => ToolKind::Fetch,
+        tools::ToolKind::SwitchMode => ToolKind::SwitchMode,
         tools::ToolKind::Other => ToolKind::Other,
     }
 }

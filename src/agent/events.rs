@@ -52,6 +52,8 @@ pub enum AgentEvent {
     /// Something the user should know that is not part of the answer (an MCP server that
     /// stopped or is still connecting).
     Notice(String),
+    /// A tool set the session's plan while it runs (the editor's plan view).
+    Plan(Vec<crate::tools::PlanItem>),
 }
 
 /// Receives a turn's events, in order.
@@ -91,6 +93,10 @@ impl crate::tools::ToolProgress for SinkProgress {
             output: output.clone(),
             duration,
         });
+    }
+
+    fn plan(&self, items: Vec<crate::tools::PlanItem>) {
+        self.0.emit(AgentEvent::Plan(items));
     }
 }
 

@@ -1,10 +1,12 @@
-//! The system prompt: identity (`HERMES_HOME/SOUL.md` or our built-in one), a note about
-//! running inside a code editor, the session's cwd, date, model and provider, and the project's
-//! context files found from the SESSION cwd (never the process cwd — Hermes bug B5). Built once
-//! per session so provider prompt caches stay warm.
+//! The system prompt: identity (`HERMES_HOME/SOUL.md` or our built-in one — or the editor's
+//! text when it asked to override it), a note about running inside a code editor, the
+//! session's folders, date, model and provider, the project's context files found from each of
+//! the SESSION's folders (never the process cwd — Hermes bug B5), and the editor's appended
+//! instructions last. Built once per session so provider prompt caches stay warm.
 
 use std::path::{Path, PathBuf};
 
+use crate::store::{ClientPrompt, ClientPromptMode};
 use crate::tools::PromptSection;
 
 /// Context files are capped so one huge file cannot eat the context window.
@@ -24,6 +26,10 @@ directory below unless absolute. Be concise: prefer short answers and show code 
 pub struct PromptInputs<'a> {
     pub hermes_home: &'a Path,
     pub cwd: &'a Path,
+    /// The session's folders beside the cwd.
+    pub additional: &'a [PathBuf],
+    /// The editor's own instructions (ACP `systemPrompt`).
+    pub client: Option<&'a ClientPrompt>,
     pub model: &'a str,
     pub provider: &'a str,
     /// Tool names available to the session.
@@ -34,11 +40,15 @@ pub struct PromptInputs<'a> {
 
 /// Builds the system prompt text.
 pub fn build(inputs: &PromptInputs<'_>) -> String {
-    let identity = std::fs::read_to_string(inputs.hermes_home.join("SOUL.md"))
-        .ok()
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| DEFAULT_IDENTITY.to_string());
+    // `override` takes the place of the identity only: the operating rules below stay.
+    let identity = match inputs.client {
+        Some(client) if client.mode == ClientPromptMode::Override => client.text.trim().to_string(),
+        _ => std::fs::read_to_string(inputs.hermes_home.join("SOUL.md"))
+            .ok()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| DEFAULT_IDENTITY.to_string()),
+    };
     let mut out = String::with_capacity(4096);
     out.push_str(&identity);
     out.push_str("\n\n");
@@ -54,7 +64,8 @@ pub fn build(inputs: &PromptInputs<'_>) -> String {
         out.push_str("\n\n");
         out.push_str(&index);
     }
-    for (path, text) in context_files(inputs.cwd) {
+    let folders = std::iter::once(inputs.cwd).chain(inputs.additional.iter().map(PathBuf::as_path));
+    for (path, text) in folders.flat_map(context_files) {
         out.push_str("\n\n# Project Context\n\n");
         out.push_str(&format!("## {}\n\n{}", path.display(), text));
     }
@@ -72,6 +83,17 @@ pub fn build(inputs: &PromptInputs<'_>) -> String {
         inputs.model,
         inputs.provider
     ));
+    if !inputs.additional.is_empty() {
+        let shown: Vec<String> = inputs.additional.iter().map(|p| p.display().to_string()).collect();
+        out.push_str(&format!(
+            "\nAlso project folders (name them by absolute path; they are part of the project like the working directory): {}",
+            shown.join(", ")
+        ));
+    }
+    if let Some(client) = inputs.client.filter(|c| c.mode == ClientPromptMode::Append) {
+        out.push_str("\n\n# Instructions from the editor\n\n");
+        out.push_str(client.text.trim());
+    }
     out
 }
 
@@ -141,6 +163,8 @@ mod tests {
         let prompt = build(&PromptInputs {
             hermes_home: root,
             cwd: &sub,
+            additional: &[],
+            client: None,
             model: "m1",
             provider: "custom",
             tool_names: vec!["read_file"],
@@ -158,11 +182,49 @@ mod tests {
         let prompt = build(&PromptInputs {
             hermes_home: dir.path(),
             cwd: dir.path(),
+            additional: &[],
+            client: None,
             model: "m",
             provider: "p",
             tool_names: vec![],
             sections: vec![],
         });
         assert!(prompt.starts_with("You are Pirate Hermes."));
+    }
+
+    #[test]
+    fn the_editor_appends_or_replaces_the_identity_and_every_folder_brings_its_context() {
+        let (app, lib) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        std::fs::write(lib.path().join("AGENTS.md"), "lib rules").unwrap();
+        let additional = [lib.path().to_path_buf()];
+        let client = |mode, text: &str| ClientPrompt {
+            mode,
+            text: text.into(),
+        };
+        let appended = client(ClientPromptMode::Append, "Answer in French.");
+        let inputs = PromptInputs {
+            hermes_home: app.path(),
+            cwd: app.path(),
+            additional: &additional,
+            client: Some(&appended),
+            model: "m",
+            provider: "p",
+            tool_names: vec!["read_file"],
+            sections: vec![],
+        };
+        let prompt = build(&inputs);
+        assert!(
+            prompt.starts_with(DEFAULT_IDENTITY) && prompt.ends_with("Answer in French."),
+            "{prompt}"
+        );
+        assert!(prompt.contains("lib rules") && prompt.contains(&lib.path().display().to_string()));
+        let replaced = client(ClientPromptMode::Override, "You are a terse reviewer.");
+        let prompt = build(&PromptInputs {
+            client: Some(&replaced),
+            ..inputs
+        });
+        assert!(prompt.starts_with("You are a terse reviewer.") && !prompt.contains(DEFAULT_IDENTITY));
+        // The operating rules and the tools stay.
+        assert!(prompt.contains(ACP_NOTE) && prompt.contains("Available tools: read_file"));
     }
 }

@@ -96,7 +96,10 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
     loop {
         // Before every model call: tools of an MCP server that died leave, new ones join.
         super::live_tools::refresh(turn, &mut session);
-        let schemas = session.tools.schemas();
+        // The mode can change mid-turn (an approved plan): the tools and the note follow it.
+        let mode = session.state.mode();
+        let schemas = session.tools.schemas_for(mode);
+        let system_prompt = with_mode_note(turn, mode);
         let budget_spent = outcome.model_calls >= turn.max_iterations;
         if budget_spent {
             // One last tool-less call for a summary.
@@ -114,15 +117,14 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
             events: &turn.events,
             cancel: &turn.cancel,
         };
-        if !super::compaction::compact_if_due(&turn.compaction, &target, history, &turn.system_prompt, &schemas).await?
-        {
+        if !super::compaction::compact_if_due(&turn.compaction, &target, history, &system_prompt, &schemas).await? {
             outcome.stop = StopReason::Cancelled;
             return Ok(outcome);
         }
         let sent_len = history.len();
         let request = ChatRequest {
             model: turn.model.clone(),
-            messages: provider_messages(&turn.system_prompt, history),
+            messages: provider_messages(&system_prompt, history),
             tools: if budget_spent { Vec::new() } else { schemas.clone() },
             max_tokens: None,
             reasoning_effort: turn.reasoning_effort,
@@ -203,6 +205,15 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
             outcome.stop = StopReason::Cancelled;
             return Ok(outcome);
         }
+    }
+}
+
+/// The turn's system prompt with what the session's mode tells the model (plan mode's note),
+/// for the session's own turns: a subagent works on its task, and the plan is its parent's.
+fn with_mode_note(turn: &TurnScope, mode: crate::safety::policy::Mode) -> std::borrow::Cow<'_, str> {
+    match crate::tools::plan::mode_note(mode).filter(|_| !turn.subagent) {
+        Some(note) => format!("{}\n\n{note}", turn.system_prompt).into(),
+        None => turn.system_prompt.as_str().into(),
     }
 }
 

@@ -28,6 +28,8 @@ pub struct McpTool {
     /// The card's kind and title, from the server's annotations.
     kind: ToolKind,
     title: String,
+    /// The server says the tool only reads (`readOnlyHint`).
+    read_only: bool,
     peer: Peer<RoleClient>,
     call_timeout: Duration,
     /// Set when a call finds the connection gone, so the server is reconnected before the
@@ -58,6 +60,7 @@ impl McpTool {
             parameters: normalize_schema(Value::Object((*tool.input_schema).clone())),
             kind: card_kind(tool.annotations.as_ref()),
             title: card_title(server, tool),
+            read_only: tool.annotations.as_ref().and_then(|a| a.read_only_hint) == Some(true),
             peer,
             call_timeout,
             lost: None,
@@ -147,10 +150,13 @@ impl Tool for McpTool {
         Box::pin(self.call(ctx, args))
     }
 
-    /// Whatever the server's hints say: they are the server's claims, not something we can
-    /// check, so read-only mode keeps refusing every MCP call (fails closed).
+    /// The server's read-only hint travels with the effect, but it is the server's claim, not
+    /// something we can check: read-only mode keeps refusing every MCP call (fails closed);
+    /// plan mode lets the ones that claim to only read run (see `ToolEffect::refusal`).
     fn effect(&self, _args: &Value) -> ToolEffect {
-        ToolEffect::External
+        ToolEffect::External {
+            read_only: self.read_only,
+        }
     }
 
     fn present(&self, args: &Value, cwd: &Path) -> Presentation {

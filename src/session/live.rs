@@ -50,9 +50,11 @@ impl Session {
     pub fn new(id: String, settings: SessionSettings, history: Vec<Message>, tools: ToolRegistry) -> Session {
         let tool_state = Arc::new(SessionToolState::default());
         tool_state.set_mode(settings.mode);
+        let workspace = Workspace::new(settings.cwd.clone());
+        workspace.set_additional(additional_folders(&settings));
         Session {
             id,
-            workspace: Arc::new(Workspace::new(settings.cwd.clone())),
+            workspace: Arc::new(workspace),
             settings: Mutex::new(settings),
             history: tokio::sync::Mutex::new(history),
             tool_state,
@@ -73,13 +75,21 @@ impl Session {
     /// Changes settings; returns the new value.
     pub fn update_settings(&self, f: impl FnOnce(&mut SessionSettings)) -> SessionSettings {
         let mut guard = lock(&self.settings);
-        let (before_model, before_cwd) = (guard.model.clone(), guard.cwd.clone());
+        let before = guard.clone();
         f(&mut guard);
-        if guard.model != before_model || guard.cwd != before_cwd {
+        // The prompt names the model, the folders and their context files, and the editor's text.
+        let prompt_inputs_changed = guard.model != before.model
+            || guard.cwd != before.cwd
+            || guard.preferences.additional_directories != before.preferences.additional_directories
+            || guard.preferences.system_prompt != before.preferences.system_prompt;
+        if prompt_inputs_changed {
             *lock(&self.system_prompt) = None;
         }
-        if guard.cwd != before_cwd {
+        if guard.cwd != before.cwd {
             self.workspace.set_root(guard.cwd.clone());
+        }
+        if guard.preferences.additional_directories != before.preferences.additional_directories {
+            self.workspace.set_additional(additional_folders(&guard));
         }
         self.tool_state.set_mode(guard.mode);
         guard.clone()
@@ -149,6 +159,13 @@ impl Session {
     pub fn is_closed(&self) -> bool {
         self.closed.load(Ordering::SeqCst)
     }
+}
+
+/// The session's folders beside its cwd, as its preferences keep them.
+fn additional_folders(settings: &SessionSettings) -> Vec<PathBuf> {
+    (settings.preferences.additional_directories.iter())
+        .map(PathBuf::from)
+        .collect()
 }
 
 /// How long closing waits for MCP servers to shut down gracefully.

@@ -10,5 +10,7 @@ mod turns;
 
 pub use catalog::ModelCatalog;
 pub use live::{Session, SessionSettings};
-pub use manager::{CheckpointInfo, EffortChoice, SessionError, SessionManager, SessionSummary, TurnSeams, UndoReport};
+pub use manager::{
+    CheckpointInfo, EffortChoice, SessionError, SessionManager, SessionSetup, SessionSummary, TurnSeams, UndoReport,
+};
 pub use turns::{TurnTicket, Turns};

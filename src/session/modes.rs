@@ -1,5 +1,6 @@
 //! Session modes as the editor shows them. The ids and names of the first three match Hermes
-//! (reference §3.3); `read_only` and `yolo` are ours. `yolo` is offered only when the user
+//! (reference §3.3), as do `plan` and `observe` (Hermes' later adapter); `read_only` and
+//! `yolo` are ours. `yolo` is offered only when the user
 //! enabled it (`acp.yolo: true` in config.yaml or `HERMES_YOLO_MODE=1`). What each mode allows
 //! is decided in one place, `safety::policy::decide`.
 
@@ -41,6 +42,16 @@ const MODES: &[ModeInfo] = &[
         description: "No edits and no commands beyond read-only ones.",
     },
     ModeInfo {
+        mode: Mode::Plan,
+        name: "Plan",
+        description: "Look and plan, change nothing: reads, searches and read-only commands only; the agent presents a plan for your approval, which switches the mode.",
+    },
+    ModeInfo {
+        mode: Mode::Observe,
+        name: "Observe",
+        description: "Everything but running commands: edits ask as in Default; no command runs.",
+    },
+    ModeInfo {
         mode: Mode::Yolo,
         name: "YOLO",
         description: "Never ask. Only hardline-blocked commands are refused.",
@@ -69,7 +80,8 @@ mod tests {
     fn yolo_only_when_enabled() {
         assert_eq!(parse_mode("yolo", false), None);
         assert_eq!(parse_mode("yolo", true), Some(Mode::Yolo));
-        assert_eq!(available_modes(false).len(), 4);
+        assert_eq!(available_modes(false).len(), 6);
+        assert_eq!(parse_mode("plan", false), Some(Mode::Plan));
         assert_eq!(parse_mode("accept_edits", false), Some(Mode::AcceptEdits));
         assert_eq!(parse_mode("bogus", true), None);
     }

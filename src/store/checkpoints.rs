@@ -64,7 +64,8 @@ impl Store {
         .await
     }
 
-    /// Records the checkpoint of the turn starting at `turn_seq` (the first one wins).
+    /// Records the checkpoint of the turn starting at `turn_seq` in the folder `cwd` (the first
+    /// one per turn and folder wins).
     pub async fn record_checkpoint(
         &self,
         session_id: &str,
@@ -83,14 +84,15 @@ impl Store {
         .await
     }
 
-    /// The session's checkpoints that were not undone, newest first, with their prompts.
+    /// The session's checkpoints that were not undone, newest first (a turn's folders in name
+    /// order), with their prompts.
     pub async fn checkpoints(&self, session_id: &str) -> Result<Vec<CheckpointRow>, StoreError> {
         let id = session_id.to_string();
         self.call(move |conn| {
             let mut stmt = conn.prepare_cached(
                 "SELECT c.turn_seq, c.cwd, c.commit_id, c.created_at, m.body FROM checkpoints c \
                  LEFT JOIN messages m ON m.session_id = c.session_id AND m.seq = c.turn_seq AND m.active = 1 \
-                 WHERE c.session_id = ?1 AND c.undone = 0 ORDER BY c.turn_seq DESC",
+                 WHERE c.session_id = ?1 AND c.undone = 0 ORDER BY c.turn_seq DESC, c.cwd",
             )?;
             let rows = stmt.query_map([&id], |r| {
                 Ok((
@@ -201,13 +203,20 @@ mod tests {
         store.record_checkpoint("s", 0, "/w", "aaaa").await.unwrap();
         store.record_checkpoint("s", 2, "/w", "bbbb").await.unwrap();
         store.record_checkpoint("s", 2, "/w", "cccc").await.unwrap();
+        // Another folder of the session has its own checkpoint of the same turn.
+        store.record_checkpoint("s", 2, "/lib", "dddd").await.unwrap();
         let listed = store.checkpoints("s").await.unwrap();
-        assert_eq!(listed.len(), 2);
+        let shown: Vec<_> = (listed.iter())
+            .map(|c| (c.turn_seq, c.cwd.as_str(), c.commit_id.as_str(), c.prompt.as_str()))
+            .collect();
         assert_eq!(
-            (listed[0].commit_id.as_str(), listed[0].prompt.as_str()),
-            ("bbbb", "second")
+            shown,
+            [
+                (2, "/lib", "dddd", "second"),
+                (2, "/w", "bbbb", "second"),
+                (0, "/w", "aaaa", "first")
+            ]
         );
-        assert_eq!(listed[1].prompt, "first");
 
         assert_eq!(store.undo_turn("s", 2).await.unwrap(), 4);
         let (record, live) = store.load_session("s").await.unwrap().unwrap();

@@ -79,6 +79,22 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (session_id, turn_seq)
     );
     "#,
+    // 5: a session may have several folders (ACP `additionalDirectories`), each with its own
+    // shadow repository: one checkpoint per turn and folder.
+    r#"
+    CREATE TABLE checkpoints_by_folder (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        turn_seq INTEGER NOT NULL,
+        cwd TEXT NOT NULL,
+        commit_id TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        undone INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (session_id, turn_seq, cwd)
+    );
+    INSERT INTO checkpoints_by_folder SELECT session_id, turn_seq, cwd, commit_id, created_at, undone FROM checkpoints;
+    DROP TABLE checkpoints;
+    ALTER TABLE checkpoints_by_folder RENAME TO checkpoints;
+    "#,
 ];
 
 /// Brings the database up to date, one transaction per migration.

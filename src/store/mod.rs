@@ -22,7 +22,7 @@ use rusqlite::Connection;
 pub use checkpoints::{CheckpointRow, TurnStart};
 pub use compaction::HistoryRow;
 pub use permissions::PermissionRule;
-pub use rows::{SessionPatch, SessionPreferences, SessionRecord, SessionsPage};
+pub use rows::{ClientPrompt, ClientPromptMode, SessionPatch, SessionPreferences, SessionRecord, SessionsPage};
 pub use search::{FoundMessage, MessageOwner, MessageView, SearchHit, SearchOrder, fts5_query};
 
 use crate::sync::lock;

@@ -34,6 +34,32 @@ pub struct SessionPreferences {
     /// `agent.reasoning_effort`). Kept as text: the store does not know the LLM layer's levels.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning_effort: Option<String>,
+    /// The editor's system prompt for this session (ACP `systemPrompt`), kept so a restart
+    /// and `session/load` without one keep it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system_prompt: Option<ClientPrompt>,
+    /// The session's folders beside its cwd (ACP `additionalDirectories`): absolute paths in
+    /// the editor's order, as the last `session/new`, `load`, `resume` or `fork` gave them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub additional_directories: Vec<String>,
+}
+
+/// Instructions the editor gave for a session's system prompt.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ClientPrompt {
+    pub mode: ClientPromptMode,
+    /// The text blocks joined by blank lines.
+    pub text: String,
+}
+
+/// How the editor's instructions combine with the agent's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClientPromptMode {
+    /// Added after the agent's own instructions.
+    Append,
+    /// In place of the agent's persona and style (its operating rules stay).
+    Override,
 }
 
 impl SessionPreferences {
@@ -104,4 +130,32 @@ pub(super) fn row_to_record(row: &rusqlite::Row<'_>) -> rusqlite::Result<Session
         message_count: row.get(10)?,
         preview: row.get(12)?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn preferences_read_rows_of_earlier_versions_and_round_trip_new_fields() {
+        let old = SessionPreferences::from_column("s", Some(r#"{"auto_compact":false}"#.into()));
+        assert_eq!(old.auto_compact, Some(false));
+        assert_eq!((old.system_prompt, old.additional_directories.len()), (None, 0));
+        let new = SessionPreferences {
+            system_prompt: Some(ClientPrompt {
+                mode: ClientPromptMode::Override,
+                text: "Answer in French.".into(),
+            }),
+            additional_directories: vec!["/work/lib".into()],
+            ..Default::default()
+        };
+        let column = new.to_column();
+        assert_eq!(
+            column,
+            r#"{"system_prompt":{"mode":"override","text":"Answer in French."},"additional_directories":["/work/lib"]}"#
+        );
+        assert_eq!(SessionPreferences::from_column("s", Some(column)), new);
+        // Nothing set writes nothing.
+        assert_eq!(SessionPreferences::default().to_column(), "{}");
+    }
 }

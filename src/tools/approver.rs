@@ -41,6 +41,15 @@ pub enum ApprovalRequest {
         new_text: String,
         arguments: Value,
     },
+    /// A plan to approve before plan mode ends. The answers mean: `AllowSession` (the
+    /// `allow_always` option) approve and switch to `accept_edits`; `AllowOnce` approve and
+    /// switch to `default`; a denial keep planning.
+    Plan {
+        /// The plan in Markdown, as the model wrote it.
+        plan: String,
+        /// Its steps, as the plan view shows them.
+        steps: Vec<String>,
+    },
 }
 
 impl ApprovalRequest {
@@ -76,6 +85,10 @@ impl ApprovalRequest {
                 "real_path": real_path,
                 "reason": reason,
                 "arguments": arguments,
+            }),
+            ApprovalRequest::Plan { plan, steps } => serde_json::json!({
+                "plan": plan,
+                "steps": steps,
             }),
         }
     }

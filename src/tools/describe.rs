@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::safety::policy::Mode;
+
 /// The kind of a card; `acp/render.rs` maps it to the ACP `ToolKind`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ToolKind {
@@ -17,6 +19,8 @@ pub enum ToolKind {
     Search,
     Execute,
     Fetch,
+    /// Changes the session's mode (leaving plan mode).
+    SwitchMode,
     #[default]
     Other,
 }
@@ -38,7 +42,7 @@ pub struct Presentation {
     pub start_text: Option<String>,
 }
 
-/// What a call does to the world, computed from its arguments (the read-only gate asks this).
+/// What a call does to the world, computed from its arguments (the mode gate asks this).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ToolEffect {
     /// Reads only.
@@ -53,24 +57,37 @@ pub enum ToolEffect {
     WritesMemory,
     /// Creates, changes or deletes the agent's skills (`HERMES_HOME/skills/`).
     WritesSkills,
-    /// Acts through another program whose effect we cannot know (MCP servers).
-    External,
+    /// Acts through another program whose effect we cannot know (MCP servers); `read_only` is
+    /// what the server claims (its `readOnlyHint`), which we cannot check.
+    External { read_only: bool },
 }
 
 impl ToolEffect {
-    /// Why a call with this effect is refused in read-only mode, if it is. Commands are left to
-    /// the terminal's permission gate (the policy allows read-only commands there).
-    pub fn read_only_refusal(&self) -> Option<String> {
-        const NOTE: &str = "The session is in read-only mode; switch the mode in the editor to allow it.";
+    /// Why a call with this effect is refused in `mode`, if it is, before it runs. In
+    /// `read_only` and `plan` nothing may change (read-only mode refuses every MCP tool, since
+    /// a server's hints are claims we cannot check; plan mode lets those that claim to be
+    /// read-only run, because planning needs lookups); in `observe` no command runs. Commands
+    /// are otherwise left to the terminal's permission gate (the policy allows read-only
+    /// commands there).
+    pub fn refusal(&self, mode: Mode) -> Option<String> {
+        if !mode.runs_commands() {
+            let what = match self {
+                ToolEffect::RunsCommand => "commands do not run",
+                ToolEffect::ControlsProcess => "process control is disabled",
+                _ => return None,
+            };
+            return Some(format!("{} mode: {what}. {}", mode.name(), mode.refusal_note()));
+        }
         let what = match self {
             ToolEffect::ReadOnly | ToolEffect::RunsCommand => return None,
+            ToolEffect::External { read_only: true } if mode == Mode::Plan => return None,
             ToolEffect::EditsFiles => "file edits are disabled",
             ToolEffect::ControlsProcess => "process control is disabled",
             ToolEffect::WritesMemory => "memory is not modified",
             ToolEffect::WritesSkills => "skills are not modified",
-            ToolEffect::External => "external tools are disabled",
+            ToolEffect::External { .. } => "external tools are disabled",
         };
-        Some(format!("Read-only mode: {what}. {NOTE}"))
+        mode.change_refusal(what)
     }
 }
 
@@ -261,13 +278,31 @@ mod tests {
                 .unwrap()
                 .contains("url=https://e.x")
         );
-        assert_eq!(ToolEffect::ReadOnly.read_only_refusal(), None);
+        assert_eq!(ToolEffect::ReadOnly.refusal(Mode::ReadOnly), None);
         assert!(
-            ToolEffect::External
-                .read_only_refusal()
+            (ToolEffect::External { read_only: true })
+                .refusal(Mode::ReadOnly)
                 .unwrap()
                 .contains("external tools")
         );
+        // Plan mode trusts a server's read-only claim; observe refuses only what runs commands.
+        assert_eq!((ToolEffect::External { read_only: true }).refusal(Mode::Plan), None);
+        assert!(
+            (ToolEffect::External { read_only: false })
+                .refusal(Mode::Plan)
+                .is_some()
+        );
+        assert!(
+            ToolEffect::EditsFiles
+                .refusal(Mode::Plan)
+                .unwrap()
+                .starts_with("Plan mode")
+        );
+        assert_eq!(ToolEffect::EditsFiles.refusal(Mode::Observe), None);
+        assert!(ToolEffect::RunsCommand.refusal(Mode::Observe).is_some());
+        for mode in [Mode::Default, Mode::AcceptEdits, Mode::DontAsk, Mode::Yolo] {
+            assert_eq!(ToolEffect::WritesMemory.refusal(mode), None);
+        }
         assert!(cap(&"a".repeat(6000), 5_000).ends_with("(6000 chars total, truncated)"));
         assert_eq!(fence("a ``` b"), "````\na ``` b\n````");
     }

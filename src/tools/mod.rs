@@ -17,6 +17,7 @@ pub mod offer;
 pub mod output;
 pub mod patch;
 pub mod permission;
+pub mod plan;
 pub mod process;
 pub mod progress;
 pub mod read_file;
@@ -97,6 +98,11 @@ pub trait Tool: Send + Sync {
     /// Whether the model is offered this tool at all (a backend, a model or an editor feature
     /// it needs exists). Asked once per session.
     fn offered(&self, _offer: &Offer) -> bool {
+        true
+    }
+    /// Whether the model gets this tool while the session is in `mode` (asked before every
+    /// model call, since the mode can change mid-turn; a call in another mode is refused).
+    fn available_in(&self, _mode: crate::safety::policy::Mode) -> bool {
         true
     }
 }

@@ -35,20 +35,27 @@ pub struct Approval {
     pub sensitive_writes: bool,
 }
 
-/// The canonical session cwd and temp dir: what "inside the project" means.
-pub fn project_roots(ctx: &ToolContext) -> (PathBuf, PathBuf) {
-    let root = ctx.session.workspace.root();
+/// The session's folders, canonical and de-duplicated (the cwd first), and the temp dir: what
+/// "inside the project" means.
+pub fn project_roots(ctx: &ToolContext) -> (Vec<PathBuf>, PathBuf) {
     let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    (canonical(&root), canonical(&std::env::temp_dir()))
+    let mut roots: Vec<PathBuf> = Vec::new();
+    for root in ctx.session.workspace.roots() {
+        let root = canonical(&root);
+        if !roots.contains(&root) {
+            roots.push(root);
+        }
+    }
+    (roots, canonical(&std::env::temp_dir()))
 }
 
 /// The project roots for the analysis: canonical and as the session names them.
 fn roots(ctx: &ToolContext) -> Vec<PathBuf> {
-    let (canonical, _) = project_roots(ctx);
-    let named = ctx.session.workspace.root();
-    let mut roots = vec![canonical];
-    if !roots.contains(&named) {
-        roots.push(named);
+    let (mut roots, _) = project_roots(ctx);
+    for named in ctx.session.workspace.roots() {
+        if !roots.contains(&named) {
+            roots.push(named);
+        }
     }
     roots
 }
@@ -144,11 +151,8 @@ pub async fn gate_command(ctx: &ToolContext, effect: CommandEffect) -> Result<Ap
         rules: prefix_rules(ctx, &effect.assessment, &project),
     };
     let hardline = effect.assessment.risk == Risk::Hardline;
-    let question = match decide(
-        ctx.session.state.mode(),
-        &Effect::Command(Box::new(effect.clone())),
-        &remembered,
-    ) {
+    let mode = ctx.session.state.mode();
+    let question = match decide(mode, &Effect::Command(Box::new(effect.clone())), &remembered) {
         Decision::Allow(grant) => {
             return Ok(Approval {
                 note: None,
@@ -160,7 +164,7 @@ pub async fn gate_command(ctx: &ToolContext, effect: CommandEffect) -> Result<Ap
         Decision::Refuse(reason) if remembered.project_command == Some(ProjectRule::Deny) => {
             return Err(Blocked(approval::denied_message(&reason, false)));
         }
-        Decision::Refuse(reason) => return Err(Blocked(reason)),
+        Decision::Refuse(reason) => return Err(Blocked(super::plan::with_hint(mode, reason))),
         Decision::Ask(question) => question,
     };
     let reason = question.reason();
@@ -223,7 +227,7 @@ pub fn edit_target(ctx: &ToolContext, path: &Path, final_link: FinalLink) -> Edi
     let (project, temp) = project_roots(ctx);
     EditTarget {
         path: path.to_path_buf(),
-        inside_project: real.starts_with(&project),
+        inside_project: project.iter().any(|root| real.starts_with(root)),
         in_temp: real.starts_with(&temp) && temp != Path::new("/"),
         sensitive: sensitive_reason(&real, &sensitive_roots(ctx)),
         real,

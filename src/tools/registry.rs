@@ -45,6 +45,7 @@ impl ToolRegistry {
             Arc::new(super::web::WebExtractTool),
             Arc::new(super::delegate::DelegateTool::default()),
             Arc::new(super::execute_code::ExecuteCodeTool),
+            Arc::new(super::plan::ExitPlanModeTool),
         ])
     }
 
@@ -84,10 +85,26 @@ impl ToolRegistry {
         self.tools.iter()
     }
 
-    /// OpenAI-style function schemas, sorted by name.
+    /// OpenAI-style function schemas, sorted by name: every tool's.
     pub fn schemas(&self) -> Vec<Value> {
+        self.schemas_where(|_| true)
+    }
+
+    /// The schemas of the tools available in `mode` (what a model call in that mode gets).
+    pub fn schemas_for(&self, mode: crate::safety::policy::Mode) -> Vec<Value> {
+        self.schemas_where(|tool| tool.available_in(mode))
+    }
+
+    /// The names of the tools available whatever the mode (what the system prompt lists).
+    pub fn names_in_every_mode(&self) -> Vec<&'static str> {
+        let everywhere = |tool: &&Arc<dyn Tool>| crate::safety::policy::Mode::ALL.iter().all(|m| tool.available_in(*m));
+        self.tools.iter().filter(everywhere).map(|t| t.name()).collect()
+    }
+
+    fn schemas_where(&self, keep: impl Fn(&dyn Tool) -> bool) -> Vec<Value> {
         self.tools
             .iter()
+            .filter(|tool| keep(tool.as_ref()))
             .map(|tool| {
                 json!({
                     "type": "function",
@@ -127,10 +144,12 @@ impl ToolRegistry {
             Ok(args) => args,
             Err(message) => return ToolOutput::error(message),
         };
-        if ctx.session.state.is_read_only()
-            && let Some(reason) = tool.effect(&args).read_only_refusal()
-        {
-            return ToolOutput::error(reason);
+        let mode = ctx.session.state.mode();
+        if !tool.available_in(mode) {
+            return ToolOutput::error(format!("{name} is not available in {} mode.", mode.id()));
+        }
+        if let Some(reason) = tool.effect(&args).refusal(mode) {
+            return ToolOutput::error(super::plan::with_hint(mode, reason));
         }
         let run = AssertUnwindSafe(tool.run(ctx, args)).catch_unwind();
         let mut out = match run.await {
@@ -201,7 +220,7 @@ mod tests {
             .get(name)
             .unwrap()
             .effect(&args)
-            .read_only_refusal()
+            .refusal(Mode::ReadOnly)
             .is_some()
     }
 

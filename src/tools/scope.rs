@@ -29,6 +29,8 @@ pub struct SessionScope {
     pub delegator: Option<Arc<dyn super::delegate::Delegator>>,
     /// Snapshots the session folder before the turn's first change (`/undo`); per turn.
     pub checkpoints: Arc<dyn super::checkpoint::Checkpoints>,
+    /// Switches the session's mode when the user approves a plan (persisted, announced).
+    pub modes: Arc<dyn super::plan::ModeSwitch>,
 }
 
 /// A session's provider and model as a tool sees them (`vision_analyze` asks it about an image
@@ -45,10 +47,12 @@ impl SessionScope {
     /// A session rooted at `cwd` on the local disk with no editor and no tools registered:
     /// what tests and benches run tools against.
     pub fn local(session_id: &str, cwd: PathBuf, approver: Arc<dyn Approver>) -> SessionScope {
+        let state = Arc::new(SessionToolState::default());
         SessionScope {
             session_id: session_id.to_string(),
             workspace: Arc::new(Workspace::new(cwd)),
-            state: Arc::new(SessionToolState::default()),
+            modes: Arc::new(super::plan::LocalModeSwitch(state.clone())),
+            state,
             tools: ToolRegistry::default(),
             approver,
             fs: Arc::new(LocalFs),

@@ -62,8 +62,9 @@ impl SessionToolState {
         *lock(&self.mode) = mode;
     }
 
+    /// Nothing may change in the session's mode (`read_only`, `plan`).
     pub fn is_read_only(&self) -> bool {
-        self.mode() == Mode::ReadOnly
+        self.mode().changes_nothing()
     }
 
     pub fn edits_allowed_for_session(&self) -> bool {

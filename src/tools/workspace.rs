@@ -1,16 +1,20 @@
-//! The session's working directory and path resolution against it. Every relative path a tool
-//! sees is joined to the session cwd, never to the process cwd; `~` expands to the home
-//! directory. The terminal's current directory (which a `cd` changes) lives here too.
+//! The session's folders and path resolution against them. Every relative path a tool sees is
+//! joined to the session cwd, never to the process cwd; `~` expands to the home directory.
+//! The editor may give more folders (ACP `additionalDirectories`): a path inside any of them is
+//! inside the project, while relative paths still resolve against the cwd. The terminal's
+//! current directory (which a `cd` changes) lives here too.
 
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 
 use crate::sync::lock;
 
-/// A session's workspace root plus the shell's current directory.
+/// A session's folders (its cwd first) plus the shell's current directory.
 #[derive(Debug)]
 pub struct Workspace {
     root: Mutex<PathBuf>,
+    /// The folders beside the cwd, in the editor's order.
+    additional: Mutex<Vec<PathBuf>>,
     shell_cwd: Mutex<PathBuf>,
 }
 
@@ -19,12 +23,37 @@ impl Workspace {
         Workspace {
             shell_cwd: Mutex::new(root.clone()),
             root: Mutex::new(root),
+            additional: Mutex::default(),
         }
+    }
+
+    /// A workspace with the same folders whose shell starts at the cwd (a subagent's: its
+    /// `cd`s stay its own).
+    pub fn same_folders(&self) -> Workspace {
+        let workspace = Workspace::new(self.root());
+        workspace.set_additional(self.additional());
+        workspace
     }
 
     /// The session cwd the editor gave us.
     pub fn root(&self) -> PathBuf {
         lock(&self.root).clone()
+    }
+
+    /// The folders beside the cwd.
+    pub fn additional(&self) -> Vec<PathBuf> {
+        lock(&self.additional).clone()
+    }
+
+    pub fn set_additional(&self, roots: Vec<PathBuf>) {
+        *lock(&self.additional) = roots;
+    }
+
+    /// Every folder of the project: the cwd, then the additional ones.
+    pub fn roots(&self) -> Vec<PathBuf> {
+        let mut roots = vec![self.root()];
+        roots.extend(self.additional());
+        roots
     }
 
     /// Moves the session to a new cwd (session/load with another cwd); resets the shell cwd.
@@ -48,9 +77,10 @@ impl Workspace {
         resolve_against(&self.root(), raw)
     }
 
-    /// True when `path` (already resolved) lies inside the session cwd.
+    /// True when `path` (already resolved) lies inside one of the session's folders.
     pub fn contains(&self, path: &Path) -> bool {
-        normalize(path).starts_with(normalize(&self.root()))
+        let path = normalize(path);
+        self.roots().iter().any(|root| path.starts_with(normalize(root)))
     }
 }
 
@@ -96,6 +126,18 @@ mod tests {
         assert_eq!(ws.resolve("/etc/hosts"), PathBuf::from("/etc/hosts"));
         assert!(ws.contains(&ws.resolve("x/y")));
         assert!(!ws.contains(&ws.resolve("../other/file")));
+    }
+
+    #[test]
+    fn a_path_in_any_folder_is_inside_and_relative_paths_stay_on_the_cwd() {
+        let ws = Workspace::new(PathBuf::from("/work/app"));
+        ws.set_additional(vec![PathBuf::from("/work/lib")]);
+        assert_eq!(ws.resolve("src/a.rs"), PathBuf::from("/work/app/src/a.rs"));
+        assert!(ws.contains(Path::new("/work/lib/src/b.rs")));
+        assert!(ws.contains(&ws.resolve("../lib/c.rs")));
+        assert!(!ws.contains(Path::new("/work/libs/d.rs")));
+        let child = ws.same_folders();
+        assert_eq!(child.roots(), [PathBuf::from("/work/app"), PathBuf::from("/work/lib")]);
     }
 
     #[test]

@@ -5,8 +5,9 @@ use agent_client_protocol::schema::ProtocolVersion;
 use agent_client_protocol::v1::schema::{
     AgentCapabilities, AuthMethod, AuthMethodAgent, AuthMethodTerminal, AuthenticateRequest, AuthenticateResponse,
     Implementation, InitializeRequest, InitializeResponse, LogoutRequest, LogoutResponse, McpCapabilities,
-    PromptCapabilities, SessionCapabilities, SessionCloseCapabilities, SessionDeleteCapabilities,
-    SessionForkCapabilities, SessionListCapabilities, SessionResumeCapabilities,
+    PromptCapabilities, SessionAdditionalDirectoriesCapabilities, SessionCapabilities, SessionCloseCapabilities,
+    SessionDeleteCapabilities, SessionForkCapabilities, SessionListCapabilities, SessionResumeCapabilities,
+    SessionSystemPromptCapabilities, SessionSystemPromptModeCapabilities, SessionSystemPromptOverrideCapabilities,
 };
 
 use crate::acp::errors::{invalid_params, provider_error};
@@ -46,7 +47,15 @@ pub fn initialize(state: &AcpState, req: InitializeRequest) -> Result<Initialize
                 .resume(SessionResumeCapabilities::new())
                 .close(SessionCloseCapabilities::new())
                 .delete(SessionDeleteCapabilities::new())
-                .fork(SessionForkCapabilities::new()),
+                .fork(SessionForkCapabilities::new())
+                .additional_directories(SessionAdditionalDirectoriesCapabilities::new())
+                // `override` replaces the identity only; see `acp::setup`.
+                .system_prompt(
+                    SessionSystemPromptCapabilities::new().mode(
+                        SessionSystemPromptModeCapabilities::new()
+                            .override_(SessionSystemPromptOverrideCapabilities::new()),
+                    ),
+                ),
         );
     let mut methods = vec![agent_method(state)];
     if terminal_auth {

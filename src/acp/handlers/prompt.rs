@@ -25,6 +25,7 @@ use crate::acp::elicitation::AcpClarifier;
 use crate::acp::errors::to_rpc;
 use crate::acp::events::AcpEventSink;
 use crate::acp::keepalive::Keepalive;
+use crate::acp::modes::AcpModeSwitch;
 use crate::acp::permissions::AcpApprover;
 use crate::acp::state::AcpState;
 use crate::acp::subagents::AcpSubagents;
@@ -265,6 +266,11 @@ fn seams(
         terminals,
         clarifier,
         subagents: Some(subagents(state, cx, session, sink, caps.subagents.is_some())),
+        modes: Arc::new(AcpModeSwitch {
+            manager: state.manager.clone(),
+            session: session.clone(),
+            cx: cx.clone(),
+        }),
     }
 }
 

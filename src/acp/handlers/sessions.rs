@@ -1,13 +1,13 @@
 //! Session lifecycle methods: new, load (with replay), resume (without), fork, list, close,
 //! delete. Unknown ids are a JSON-RPC "resource not found" error, never a silent `{}`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use agent_client_protocol::v1::schema::{
     CloseSessionRequest, CloseSessionResponse, DeleteSessionRequest, DeleteSessionResponse, ForkSessionRequest,
     ForkSessionResponse, ListSessionsRequest, ListSessionsResponse, LoadSessionRequest, LoadSessionResponse,
     NewSessionRequest, NewSessionResponse, ResumeSessionRequest, ResumeSessionResponse, SessionInfo,
-    SessionNotification,
+    SessionNotification, SystemPrompt,
 };
 use agent_client_protocol::v1::{ConnectionTo, Responder};
 use agent_client_protocol::{Client, Error};
@@ -16,6 +16,7 @@ use super::super::commands;
 use crate::acp::errors::to_rpc;
 use crate::acp::options::{config_options, mode_state};
 use crate::acp::replay;
+use crate::acp::setup::session_setup;
 use crate::acp::state::AcpState;
 use crate::session::{Session, SessionError};
 
@@ -45,7 +46,11 @@ pub async fn new_session(
     responder: Responder<NewSessionResponse>,
     cx: ConnectionTo<Client>,
 ) {
-    let session = match state.manager.create(&req.cwd).await {
+    let setup = match session_setup(&req.cwd, &req.additional_directories, req.system_prompt.as_ref()) {
+        Ok(setup) => setup,
+        Err(e) => return respond_then(responder, Err(e), &cx, None),
+    };
+    let session = match state.manager.create(&setup).await {
         Ok(s) => s,
         Err(e) => return respond_then(responder, Err(to_rpc(e)), &cx, None),
     };
@@ -57,12 +62,20 @@ pub async fn new_session(
     respond_then(responder, Ok(response), &cx, Some(&session));
 }
 
-async fn restore(state: &AcpState, id: &str, cwd: &Path) -> Result<std::sync::Arc<Session>, SessionError> {
+/// The stored or live session with the request's folders and prompt.
+async fn restore(
+    state: &AcpState,
+    id: &str,
+    cwd: &Path,
+    additional_directories: &[PathBuf],
+    system_prompt: Option<&SystemPrompt>,
+) -> Result<std::sync::Arc<Session>, Error> {
     if !cwd.is_absolute() {
-        return Err(SessionError::InvalidCwd(cwd.display().to_string()));
+        return Err(to_rpc(SessionError::InvalidCwd(cwd.display().to_string())));
     }
-    let session = state.manager.get_or_restore(id).await?;
-    state.manager.update_cwd(&session, cwd).await?;
+    let setup = session_setup(cwd, additional_directories, system_prompt)?;
+    let session = state.manager.get_or_restore(id).await.map_err(to_rpc)?;
+    state.manager.update_setup(&session, &setup).await.map_err(to_rpc)?;
     Ok(session)
 }
 
@@ -72,9 +85,17 @@ pub async fn load_session(
     responder: Responder<LoadSessionResponse>,
     cx: ConnectionTo<Client>,
 ) {
-    let session = match restore(state, &req.session_id.0, &req.cwd).await {
+    let session = match restore(
+        state,
+        &req.session_id.0,
+        &req.cwd,
+        &req.additional_directories,
+        req.system_prompt.as_ref(),
+    )
+    .await
+    {
         Ok(s) => s,
-        Err(e) => return respond_then(responder, Err(to_rpc(e)), &cx, None),
+        Err(e) => return respond_then(responder, Err(e), &cx, None),
     };
     crate::acp::mcp::connect(state, &session, &req.mcp_servers, &cx);
     // The whole history goes out before the response (ACP requires it).
@@ -103,9 +124,17 @@ pub async fn resume_session(
     responder: Responder<ResumeSessionResponse>,
     cx: ConnectionTo<Client>,
 ) {
-    let session = match restore(state, &req.session_id.0, &req.cwd).await {
+    let session = match restore(
+        state,
+        &req.session_id.0,
+        &req.cwd,
+        &req.additional_directories,
+        req.system_prompt.as_ref(),
+    )
+    .await
+    {
         Ok(s) => s,
-        Err(e) => return respond_then(responder, Err(to_rpc(e)), &cx, None),
+        Err(e) => return respond_then(responder, Err(e), &cx, None),
     };
     crate::acp::mcp::connect(state, &session, &req.mcp_servers, &cx);
     let response = ResumeSessionResponse::new()
@@ -120,7 +149,11 @@ pub async fn fork_session(
     responder: Responder<ForkSessionResponse>,
     cx: ConnectionTo<Client>,
 ) {
-    let session = match state.manager.fork(&req.session_id.0, &req.cwd).await {
+    let setup = match session_setup(&req.cwd, &req.additional_directories, req.system_prompt.as_ref()) {
+        Ok(setup) => setup,
+        Err(e) => return respond_then(responder, Err(e), &cx, None),
+    };
+    let session = match state.manager.fork(&req.session_id.0, &setup).await {
         Ok(s) => s,
         Err(e) => return respond_then(responder, Err(to_rpc(e)), &cx, None),
     };
@@ -139,7 +172,12 @@ pub async fn list_sessions(state: &AcpState, req: ListSessionsRequest) -> Result
         .map_err(to_rpc)?;
     let sessions = summaries
         .into_iter()
-        .map(|s| SessionInfo::new(s.id, s.cwd).title(s.title).updated_at(s.updated_at))
+        .map(|s| {
+            SessionInfo::new(s.id, s.cwd)
+                .additional_directories(s.additional_directories.into_iter().map(PathBuf::from).collect())
+                .title(s.title)
+                .updated_at(s.updated_at)
+        })
         .collect();
     Ok(ListSessionsResponse::new(sessions).next_cursor(next))
 }

@@ -4,12 +4,13 @@
 
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
-    ConfigOptionUpdate, CurrentModeUpdate, SessionNotification, SessionUpdate, SetSessionConfigOptionRequest,
+    ConfigOptionUpdate, CurrentModeUpdate, SessionUpdate, SetSessionConfigOptionRequest,
     SetSessionConfigOptionResponse, SetSessionModeRequest, SetSessionModeResponse,
 };
 use agent_client_protocol::{Client, Error};
 
 use crate::acp::errors::{invalid_params, to_rpc};
+use crate::acp::modes::{notify, switch_and_announce};
 use crate::acp::options::{AUTO_COMPACT_OPTION, EFFORT_OPTION, MODE_OPTION, MODEL_OPTION, config_options};
 use crate::acp::state::AcpState;
 use crate::session::Session;
@@ -82,24 +83,8 @@ pub async fn set_mode(
     cx: ConnectionTo<Client>,
 ) -> Result<SetSessionModeResponse, Error> {
     let session = state.manager.get_or_restore(&req.session_id.0).await.map_err(to_rpc)?;
-    let mode = req.mode_id.0.to_string();
-    state.manager.set_mode(&session, &mode).await.map_err(to_rpc)?;
-    notify(
-        &cx,
-        &session,
-        SessionUpdate::CurrentModeUpdate(CurrentModeUpdate::new(mode)),
-    );
-    let options = config_options(&state.manager, &session).await;
-    notify(
-        &cx,
-        &session,
-        SessionUpdate::ConfigOptionUpdate(ConfigOptionUpdate::new(options)),
-    );
+    switch_and_announce(&state.manager, &session, &req.mode_id.0, &cx)
+        .await
+        .map_err(to_rpc)?;
     Ok(SetSessionModeResponse::new())
-}
-
-fn notify(cx: &ConnectionTo<Client>, session: &Session, update: SessionUpdate) {
-    if let Err(e) = cx.send_notification(SessionNotification::new(session.id.clone(), update)) {
-        tracing::debug!(error = %e, "could not send session/update");
-    }
 }

@@ -15,7 +15,7 @@ use crate::sync::lock;
 use crate::tools::delegate::{
     ChildExit, ChildReport, ChildRole, ChildState, ChildTask, Delegator, TraceEntry, child_system_prompt, child_tools,
 };
-use crate::tools::{Approver, SessionScope, ToolContext, Workspace};
+use crate::tools::{Approver, SessionScope, ToolContext};
 use crate::transcript::{Message, Role, Usage};
 
 pub(super) async fn run(
@@ -78,7 +78,7 @@ pub(super) async fn run(
     };
     board.update(index, Some(ChildState::Running), None);
     let may_delegate = task.role == ChildRole::Orchestrator && depth < config.max_spawn_depth;
-    let workspace = Workspace::new(parent.session.workspace.root());
+    let workspace = parent.session.workspace.same_folders();
     let system_prompt = child_system_prompt(
         task,
         &workspace.root().display().to_string(),

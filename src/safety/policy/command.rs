@@ -1,5 +1,5 @@
-//! Commands: containment first, recognition second. Hardline never runs; read-only mode runs
-//! only read-only commands. In every other mode but yolo, what the analysis recognises as
+//! Commands: containment first, recognition second. Hardline never runs; read-only and plan
+//! modes run only read-only commands, observe mode none. In every other mode but yolo, what the analysis recognises as
 //! dangerous asks — destructive effects, secrets, sensitive writes, the network (unless
 //! config opens it), running outside the sandbox, named writes outside the roots when not
 //! contained. Beyond that: `default` asks for anything not known to be harmless;
@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use super::concern::Concern;
 use super::rules::{PrefixRule, cover_network, cover_unvetted};
-use super::{Decision, Grant, Mode, ProjectRule, Question, READ_ONLY_NOTE, Remember, Remembered};
+use super::{Decision, Grant, Mode, ProjectRule, Question, Remember, Remembered};
 use crate::safety::command::{CommandAssessment, Risk, is_secret_reason};
 
 /// How much of the five promises the OS enforces for a command.
@@ -65,11 +65,20 @@ pub(super) fn decide_command(mode: Mode, c: &CommandEffect, remembered: &Remembe
         let reason = a.reasons.first().cloned().unwrap_or_else(|| "hardline".into());
         return Decision::Refuse(reason);
     }
-    if mode == Mode::ReadOnly {
+    if !mode.runs_commands() {
+        return Decision::Refuse(format!(
+            "{} mode: commands do not run. {}",
+            mode.name(),
+            mode.refusal_note()
+        ));
+    }
+    if mode.changes_nothing() {
         return match a.read_only && !c.background && !c.unsandboxed && !c.needs_network() {
             true => Decision::Allow(Grant::default()),
             false => Decision::Refuse(format!(
-                "Read-only mode: only read-only commands may run (this one may change something). {READ_ONLY_NOTE}"
+                "{} mode: only read-only commands may run (this one may change something). {}",
+                mode.name(),
+                mode.refusal_note()
             )),
         };
     }

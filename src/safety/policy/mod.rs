@@ -35,15 +35,23 @@ pub enum Mode {
     ReadOnly,
     /// Never ask; only hardline commands are refused. Offered only when the user enabled it.
     Yolo,
+    /// Look and plan, change nothing: decided as `ReadOnly` (reads, read-only commands), and
+    /// the agent hands back a plan for the user to approve, which switches the mode.
+    Plan,
+    /// Everything but running commands (Hermes' `observe`): edits are decided as in
+    /// `Default`; no command runs, not even a read-only one.
+    Observe,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 5] = [
+    pub const ALL: [Mode; 7] = [
         Mode::Default,
         Mode::AcceptEdits,
         Mode::DontAsk,
         Mode::ReadOnly,
         Mode::Yolo,
+        Mode::Plan,
+        Mode::Observe,
     ];
 
     /// The id the editor and the database use.
@@ -54,11 +62,55 @@ impl Mode {
             Mode::DontAsk => "dont_ask",
             Mode::ReadOnly => "read_only",
             Mode::Yolo => "yolo",
+            Mode::Plan => "plan",
+            Mode::Observe => "observe",
         }
     }
 
     pub fn from_id(id: &str) -> Option<Mode> {
         Mode::ALL.into_iter().find(|m| m.id() == id)
+    }
+
+    /// Nothing may change: no edits, no agent state, only read-only commands, and a sandbox
+    /// with nothing writable but the session's scratch folder (`read_only` and `plan`).
+    pub fn changes_nothing(self) -> bool {
+        matches!(self, Mode::ReadOnly | Mode::Plan)
+    }
+
+    /// Commands may run at all (every mode but `observe`).
+    pub fn runs_commands(self) -> bool {
+        self != Mode::Observe
+    }
+
+    /// The sentence a refusal in this mode ends with: how the user (or the agent) gets out.
+    pub fn refusal_note(self) -> &'static str {
+        match self {
+            Mode::Plan => PLAN_NOTE,
+            Mode::Observe => OBSERVE_NOTE,
+            _ => READ_ONLY_NOTE,
+        }
+    }
+
+    /// The mode's name as refusals start with it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Default => "Default",
+            Mode::AcceptEdits => "Accept-edits",
+            Mode::DontAsk => "Don't-ask",
+            Mode::ReadOnly => "Read-only",
+            Mode::Yolo => "YOLO",
+            Mode::Plan => "Plan",
+            Mode::Observe => "Observe",
+        }
+    }
+
+    /// The refusal of something that would change `what` in a mode that changes nothing
+    /// (`None` in the other modes).
+    pub fn change_refusal(self, what: &str) -> Option<String> {
+        match self {
+            Mode::ReadOnly | Mode::Plan => Some(format!("{} mode: {what}. {}", self.name(), self.refusal_note())),
+            _ => None,
+        }
     }
 }
 
@@ -167,19 +219,27 @@ pub enum Decision {
 }
 
 pub const READ_ONLY_NOTE: &str = "The session is in read-only mode; switch the mode in the editor to allow it.";
+/// Said with every refusal in plan mode: nothing changes until the user approves a plan.
+pub const PLAN_NOTE: &str = "Do not retry: present your plan to the user for approval instead; \
+once they approve it, the mode changes and you can carry it out.";
+/// Said with every refusal in observe mode.
+pub const OBSERVE_NOTE: &str =
+    "The session is in observe mode: no command runs, not even a read-only one; use the read, search and edit tools.";
 
 /// The one decision function.
 pub fn decide(mode: Mode, effect: &Effect, remembered: &Remembered) -> Decision {
     let allow = Decision::Allow(Grant::default());
     match effect {
         Effect::Read => allow,
-        Effect::AgentState if mode == Mode::ReadOnly => Decision::Refuse(format!(
-            "Read-only mode: this changes the agent's state. {READ_ONLY_NOTE}"
+        Effect::AgentState => match mode.change_refusal("the agent's state does not change") {
+            Some(reason) => Decision::Refuse(reason),
+            None => allow,
+        },
+        Effect::External { read_only: false, .. } if mode.changes_nothing() => Decision::Refuse(format!(
+            "{} mode: external tools that may change something are disabled. {}",
+            mode.name(),
+            mode.refusal_note()
         )),
-        Effect::AgentState => allow,
-        Effect::External { read_only, .. } if mode == Mode::ReadOnly && !read_only => {
-            Decision::Refuse(format!("Read-only mode: external tools are disabled. {READ_ONLY_NOTE}"))
-        }
         Effect::External { destructive, .. } if *destructive && mode != Mode::Yolo => {
             Decision::Ask(Question::of(vec![Concern::ServerDestructive]))
         }
@@ -190,8 +250,8 @@ pub fn decide(mode: Mode, effect: &Effect, remembered: &Remembered) -> Decision 
 }
 
 fn decide_edit(mode: Mode, targets: &[EditTarget], remembered: &Remembered) -> Decision {
-    if mode == Mode::ReadOnly {
-        return Decision::Refuse(format!("Read-only mode: file edits are disabled. {READ_ONLY_NOTE}"));
+    if let Some(reason) = mode.change_refusal("file edits are disabled") {
+        return Decision::Refuse(reason);
     }
     if mode == Mode::Yolo {
         return Decision::Allow(Grant::default());

@@ -16,7 +16,7 @@ fn edit(real: &str, inside: bool, sensitive: Option<&str>) -> Effect {
 }
 
 /// A = Allow, Q = Ask, R = Refuse, one letter per mode in `Mode::ALL` order
-/// (default, accept_edits, dont_ask, read_only, yolo).
+/// (default, accept_edits, dont_ask, read_only, yolo, plan, observe).
 pub(super) fn row(effect: &Effect, remembered: &Remembered) -> String {
     Mode::ALL
         .iter()
@@ -36,34 +36,34 @@ fn the_policy_table_for_edits_and_tools() {
         ..Default::default()
     };
     let table: Vec<(&str, Effect, &Remembered, &str)> = vec![
-        ("read", Effect::Read, &none, "AAAAA"),
-        ("memory write", Effect::AgentState, &none, "AAARA"),
-        ("edit inside", edit("/p/a.rs", true, None), &none, "QAARA"),
+        ("read", Effect::Read, &none, "AAAAAAA"),
+        ("memory write", Effect::AgentState, &none, "AAARARA"),
+        ("edit inside", edit("/p/a.rs", true, None), &none, "QAARARQ"),
         (
             "edit inside, session edits",
             edit("/p/a.rs", true, None),
             &session_edits,
-            "AAARA",
+            "AAARARA",
         ),
-        ("edit in temp", edit("/tmp/a", false, None), &none, "QAARA"),
-        ("edit outside", edit("/home/u/a", false, None), &none, "QQQRA"),
+        ("edit in temp", edit("/tmp/a", false, None), &none, "QAARARQ"),
+        ("edit outside", edit("/home/u/a", false, None), &none, "QQQRARQ"),
         (
             "edit outside, session edits",
             edit("/home/u/a", false, None),
             &session_edits,
-            "QQQRA",
+            "QQQRARQ",
         ),
         (
             "edit sensitive",
             edit("/p/.git/hooks/pre-commit", true, Some("git hook")),
             &none,
-            "QQQRA",
+            "QQQRARQ",
         ),
         (
             "sensitive, session edits",
             edit("/h/.bashrc", false, Some("shell rc")),
             &session_edits,
-            "QQQRA",
+            "QQQRARQ",
         ),
         (
             "external",
@@ -72,7 +72,7 @@ fn the_policy_table_for_edits_and_tools() {
                 destructive: false,
             },
             &none,
-            "AAARA",
+            "AAARARA",
         ),
         (
             "external read-only",
@@ -81,7 +81,7 @@ fn the_policy_table_for_edits_and_tools() {
                 destructive: false,
             },
             &none,
-            "AAAAA",
+            "AAAAAAA",
         ),
         (
             "external destructive",
@@ -90,7 +90,7 @@ fn the_policy_table_for_edits_and_tools() {
                 destructive: true,
             },
             &none,
-            "QQQRA",
+            "QQQRARQ",
         ),
     ];
     let mismatches: Vec<String> = table
@@ -203,4 +203,19 @@ fn mode_ids_round_trip() {
         assert_eq!(Mode::from_id(mode.id()), Some(mode));
     }
     assert_eq!(Mode::from_id("bogus"), None);
+}
+
+#[test]
+fn plan_and_observe_refusals_say_how_to_get_out() {
+    let none = Remembered::default();
+    let Decision::Refuse(reason) = decide(Mode::Plan, &edit("/p/a.rs", true, None), &none) else {
+        panic!("plan mode refuses edits");
+    };
+    assert!(reason.starts_with("Plan mode: file edits are disabled.") && reason.ends_with(PLAN_NOTE));
+    let Decision::Refuse(reason) = decide(Mode::ReadOnly, &Effect::AgentState, &none) else {
+        panic!("read-only mode refuses agent state");
+    };
+    assert!(reason.starts_with("Read-only mode") && reason.ends_with(READ_ONLY_NOTE));
+    assert!(Mode::Plan.changes_nothing() && Mode::ReadOnly.changes_nothing() && !Mode::Observe.changes_nothing());
+    assert!(!Mode::Observe.runs_commands() && Mode::Plan.runs_commands());
 }

@@ -127,12 +127,13 @@ const SETUPS: [(Containment, bool); 6] = [
 #[test]
 fn every_mode_containment_and_undoability() {
     // Rows per setup in `SETUPS` order: full+undoable, full, partial+undoable, partial,
-    // none+undoable, none. Letters per mode: default, accept_edits, dont_ask, read_only, yolo.
-    let contained_only = ["QAARA", "QQQRA", "QQQRA", "QQQRA", "QQQRA", "QQQRA"];
-    let always_asks = ["QQQRA"; 6];
+    // none+undoable, none. Letters per mode: default, accept_edits, dont_ask, read_only, yolo,
+    // plan, observe.
+    let contained_only = ["QAARARR", "QQQRARR", "QQQRARR", "QQQRARR", "QQQRARR", "QQQRARR"];
+    let always_asks = ["QQQRARR"; 6];
     let table: Vec<Case> = vec![
-        ("ls", Box::new(|_| {}), ["AAAAA"; 6]),
-        ("mkdir new", Box::new(|_| {}), ["AAARA"; 6]),
+        ("ls", Box::new(|_| {}), ["AAAAAAR"; 6]),
+        ("mkdir new", Box::new(|_| {}), ["AAARARR"; 6]),
         ("cargo test", Box::new(|_| {}), contained_only),
         ("python3 x.py", Box::new(|_| {}), contained_only),
         ("eval $X", Box::new(|_| {}), contained_only),
@@ -141,12 +142,12 @@ fn every_mode_containment_and_undoability() {
         ("cat .env", Box::new(|_| {}), always_asks),
         ("echo > hook", Box::new(|_| {}), always_asks),
         ("curl", Box::new(|_| {}), always_asks),
-        ("curl", Box::new(|e| e.network_open = true), ["AAARA"; 6]),
+        ("curl", Box::new(|e| e.network_open = true), ["AAARARR"; 6]),
         ("ls", Box::new(|e| e.network_requested = true), always_asks),
         ("ls", Box::new(|e| e.unsandboxed = true), always_asks),
-        ("ls", Box::new(|e| e.background = true), ["AAARA"; 6]),
+        ("ls", Box::new(|e| e.background = true), ["AAARARR"; 6]),
         ("cargo test", Box::new(|e| e.network_open = true), contained_only),
-        ("hardline", Box::new(|_| {}), ["RRRRR"; 6]),
+        ("hardline", Box::new(|_| {}), ["RRRRRRR"; 6]),
     ];
     let mut wrong = Vec::new();
     for (kind, tweak, expected) in &table {
@@ -178,11 +179,11 @@ fn remembered_rules_cover_what_they_name_and_never_a_danger() {
         ..Default::default()
     };
     let none = effect("cargo test", Containment::None, false);
-    assert_eq!(row(&cmd(none.clone()), &cargo), "AAARA");
+    assert_eq!(row(&cmd(none.clone()), &cargo), "AAARARR");
     // The rule names `cargo test`: a `cargo build` is not covered.
     let mut build = none.clone();
     build.assessment.rule_targets = vec![target("cargo build", 2, false, false, false)];
-    assert_eq!(row(&cmd(build), &cargo), "QQQRA");
+    assert_eq!(row(&cmd(build), &cargo), "QQQRARR");
     // `cargo test; rm -rf x`: the rule never covers a recognised danger.
     let mut with_rm = none.clone();
     with_rm.assessment.risk = Risk::Destructive;
@@ -191,21 +192,21 @@ fn remembered_rules_cover_what_they_name_and_never_a_danger() {
         reason: "deletes files: x (rm -r)".into(),
     });
     with_rm.assessment.reasons.push("deletes files: x (rm -r)".into());
-    assert_eq!(row(&cmd(with_rm), &cargo), "QQQRA");
+    assert_eq!(row(&cmd(with_rm), &cargo), "QQQRARR");
     // What no literal simple command explains is never covered.
     let opaque = effect("eval $X", Containment::None, false);
     let eval = Remembered {
         rules: vec![rule("eval", false)],
         ..Default::default()
     };
-    assert_eq!(row(&cmd(opaque), &eval), "QQQRA");
+    assert_eq!(row(&cmd(opaque), &eval), "QQQRARR");
     // Nor a sensitive write or running unsandboxed.
     let hook = effect("echo > hook", Containment::Full, true);
     let echo = Remembered {
         rules: vec![rule("echo", false)],
         ..Default::default()
     };
-    assert_eq!(row(&cmd(hook), &echo), "QQQRA");
+    assert_eq!(row(&cmd(hook), &echo), "QQQRARR");
     // An exact rule covers its command, dangers included; hardline never.
     let exact = Remembered {
         session_command: true,
@@ -213,15 +214,21 @@ fn remembered_rules_cover_what_they_name_and_never_a_danger() {
     };
     assert_eq!(
         row(&cmd(effect("rm -rf dir", Containment::None, false)), &exact),
-        "AAARA"
+        "AAARARR"
     );
-    assert_eq!(row(&cmd(effect("hardline", Containment::Full, true)), &exact), "RRRRR");
+    assert_eq!(
+        row(&cmd(effect("hardline", Containment::Full, true)), &exact),
+        "RRRRRRR"
+    );
     let deny = Remembered {
         project_command: Some(ProjectRule::Deny),
         ..Default::default()
     };
-    assert_eq!(row(&cmd(effect("mkdir new", Containment::Full, true)), &deny), "RRRRR");
-    assert_eq!(row(&cmd(effect("ls", Containment::Full, true)), &deny), "RRRAR");
+    assert_eq!(
+        row(&cmd(effect("mkdir new", Containment::Full, true)), &deny),
+        "RRRRRRR"
+    );
+    assert_eq!(row(&cmd(effect("ls", Containment::Full, true)), &deny), "RRRARAR");
 }
 
 #[test]
@@ -270,8 +277,8 @@ fn network_grants_come_from_the_question_a_rule_or_config() {
     );
     // Asked for by the model: covered only by a network rule for every simple command.
     build.network_requested = true;
-    assert_eq!(row(&cmd(build.clone()), &Remembered::default()), "QQQRA");
-    assert_eq!(row(&cmd(build), &rules), "AAARA");
+    assert_eq!(row(&cmd(build.clone()), &Remembered::default()), "QQQRARR");
+    assert_eq!(row(&cmd(build), &rules), "AAARARR");
     // Config opens the network for everything.
     let mut open = curl;
     open.network_open = true;

@@ -16,6 +16,7 @@ const MERGE_READ_LIMIT: usize = 100_000;
 struct Entry {
     id: String,
     cwd: String,
+    additional_directories: Vec<String>,
     title: Option<String>,
     preview: Option<String>,
     updated_at: i64,
@@ -71,6 +72,7 @@ impl From<SessionRecord> for Entry {
         Entry {
             id: r.id,
             cwd: r.cwd,
+            additional_directories: r.preferences.additional_directories,
             title: r.title,
             preview: r.preview,
             updated_at: r.updated_at,
@@ -83,6 +85,7 @@ impl From<HermesSession> for Entry {
         Entry {
             id: s.id,
             cwd: s.cwd,
+            additional_directories: Vec::new(),
             title: s.title,
             preview: s.preview,
             updated_at: s.updated_at,
@@ -103,6 +106,7 @@ fn summary(e: Entry) -> SessionSummary {
             }),
         updated_at: iso8601(e.updated_at),
         cwd: e.cwd,
+        additional_directories: e.additional_directories,
         id: e.id,
     }
 }

@@ -14,15 +14,17 @@ mod mcp;
 mod operations;
 mod prompt;
 mod records;
+mod setup;
 mod undo;
 
 pub use effort::EffortChoice;
+use records::record_for;
 pub use records::title_from;
-use records::{check_cwd, record_for};
+pub use setup::SessionSetup;
 pub use undo::{CheckpointInfo, UndoReport};
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use crate::agent::{AgentError, Sink};
@@ -80,6 +82,8 @@ pub struct TurnSeams {
     pub clarifier: Arc<dyn crate::tools::clarify::Clarifier>,
     /// Where `delegate_task`'s children appear; `None` folds them into the parent's card.
     pub subagents: Option<Arc<dyn crate::agent::delegation::SubagentHost>>,
+    /// Switches the session's mode when the user approves a plan.
+    pub modes: Arc<dyn crate::tools::plan::ModeSwitch>,
 }
 
 /// One entry of `session/list`.
@@ -87,6 +91,8 @@ pub struct TurnSeams {
 pub struct SessionSummary {
     pub id: String,
     pub cwd: String,
+    /// The folders beside the cwd the session last had.
+    pub additional_directories: Vec<String>,
     pub title: String,
     pub updated_at: String,
 }
@@ -200,9 +206,9 @@ impl SessionManager {
             .unwrap_or_default()
     }
 
-    /// Creates a new session in `cwd`.
-    pub async fn create(&self, cwd: &Path) -> Result<Arc<Session>, SessionError> {
-        check_cwd(cwd)?;
+    /// Creates a new session with the editor's folders and prompt.
+    pub async fn create(&self, setup: &SessionSetup) -> Result<Arc<Session>, SessionError> {
+        setup.check()?;
         let (settings, _) = self.provider()?;
         let mut model = settings.model.clone();
         if model.is_empty() {
@@ -216,11 +222,11 @@ impl SessionManager {
         }
         let id = uuid::Uuid::new_v4().to_string();
         let session_settings = SessionSettings {
-            cwd: cwd.to_path_buf(),
+            cwd: setup.cwd.clone(),
             model,
             mode: Mode::Default,
             title: None,
-            preferences: Default::default(),
+            preferences: setup.apply_to(Default::default()),
         };
         self.store()
             .create_session(
@@ -238,13 +244,15 @@ impl SessionManager {
         Ok(session)
     }
 
-    /// Copies a session's history and settings into a new session in `cwd`.
-    pub async fn fork(&self, source_id: &str, cwd: &Path) -> Result<Arc<Session>, SessionError> {
-        check_cwd(cwd)?;
+    /// Copies a session's history and settings into a new session with the request's folders
+    /// (and prompt, else the source's).
+    pub async fn fork(&self, source_id: &str, setup: &SessionSetup) -> Result<Arc<Session>, SessionError> {
+        setup.check()?;
         let source = self.get_or_restore(source_id).await?;
         let history = source.history().await;
         let mut settings = source.settings();
-        settings.cwd = cwd.to_path_buf();
+        settings.cwd = setup.cwd.clone();
+        settings.preferences = setup.apply_to(settings.preferences);
         settings.title = settings.title.map(|t| format!("{t} (fork)"));
         let id = uuid::Uuid::new_v4().to_string();
         let provider = self.services.provider.as_ref().ok().map(|(s, _)| s.id.clone());
@@ -259,15 +267,22 @@ impl SessionManager {
         Ok(session)
     }
 
-    /// Moves a session to another cwd (load/resume from another folder).
-    pub async fn update_cwd(&self, session: &Session, cwd: &Path) -> Result<(), SessionError> {
-        check_cwd(cwd)?;
-        if session.settings().cwd == cwd {
+    /// Gives a loaded or resumed session the request's folders (its cwd may move) and prompt
+    /// (when given). Checked before anything changes.
+    pub async fn update_setup(&self, session: &Session, setup: &SessionSetup) -> Result<(), SessionError> {
+        setup.check()?;
+        let before = session.settings();
+        let preferences = setup.apply_to(before.preferences.clone());
+        if before.cwd == setup.cwd && before.preferences == preferences {
             return Ok(());
         }
-        session.update_settings(|s| s.cwd = cwd.to_path_buf());
+        session.update_settings(|s| {
+            s.cwd = setup.cwd.clone();
+            s.preferences = preferences.clone();
+        });
         let patch = SessionPatch {
-            cwd: Some(cwd.display().to_string()),
+            cwd: (before.cwd != setup.cwd).then(|| setup.cwd.display().to_string()),
+            preferences: (before.preferences != preferences).then_some(preferences),
             ..Default::default()
         };
         self.store().patch_session(&session.id, patch).await?;

@@ -52,13 +52,18 @@ impl SessionManager {
             None => {
                 // Reads SOUL.md, memory, skills and context files: off the async threads.
                 let (home, cwd, model) = (self.config().home.clone(), settings.cwd.clone(), settings.model.clone());
+                let additional = session.workspace.additional();
+                let client = settings.preferences.system_prompt.clone();
                 let provider = provider_settings.id.clone();
-                let tool_names: Vec<&'static str> = tools.tools().map(|t| t.name()).collect();
+                // A tool of one mode only (leaving plan mode) is introduced by that mode's note.
+                let tool_names = tools.names_in_every_mode();
                 let sections = tools.prompt_sections();
                 let built = tokio::task::spawn_blocking(move || {
                     agent::prompt::build(&agent::prompt::PromptInputs {
                         hermes_home: &home,
                         cwd: &cwd,
+                        additional: &additional,
+                        client: client.as_ref(),
                         model: &model,
                         provider: &provider,
                         tool_names,
@@ -80,7 +85,7 @@ impl SessionManager {
             )
             .with_reasoning_effort(reasoning_effort),
         );
-        let checkpoints = self.turn_checkpoint(session, settings.cwd.clone(), seams.events.clone());
+        let checkpoints = self.turn_checkpoint(session, session.workspace.roots(), seams.events.clone());
         let scope = SessionScope {
             session_id: session.id.clone(),
             workspace: session.workspace.clone(),
@@ -97,6 +102,7 @@ impl SessionManager {
             }),
             delegator: Some(delegation.clone()),
             checkpoints,
+            modes: seams.modes,
         };
         let priced_model = settings.model.clone();
         let turn = TurnScope {

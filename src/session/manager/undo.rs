@@ -2,10 +2,14 @@
 //! carries. Undo takes the session's newest active turn, restores the files its checkpoint
 //! covers (when it changed any), then marks the turn's stored rows undone and reloads the live
 //! conversation from the store, so the next model request no longer holds it. Everything it
-//! needs lives in the store and the shadow repository, so it works after a restart too.
+//! needs lives in the store and the shadow repository, so it works after a restart too. Each
+//! of the session's folders (the cwd and the editor's additional ones) has its own shadow
+//! repository and its own checkpoint of a turn; undo puts every one of them back.
 
 use std::path::PathBuf;
 use std::sync::Arc;
+
+use futures::future::BoxFuture;
 
 use super::{SessionError, SessionManager};
 use crate::agent::Sink;
@@ -45,15 +49,26 @@ pub struct CheckpointInfo {
 }
 
 impl SessionManager {
-    /// The checkpoint guard of one turn of `session`, snapshotting `cwd`.
-    pub(super) fn turn_checkpoint(&self, session: &Session, cwd: PathBuf, events: Sink) -> Arc<dyn Checkpoints> {
-        Arc::new(TurnCheckpoint::new(
-            self.config().home.clone(),
-            cwd,
-            session.id.clone(),
-            self.store().clone(),
-            events,
-        ))
+    /// The checkpoint guard of one turn of `session`, snapshotting each of `folders`.
+    pub(super) fn turn_checkpoint(
+        &self,
+        session: &Session,
+        folders: Vec<PathBuf>,
+        events: Sink,
+    ) -> Arc<dyn Checkpoints> {
+        let guards = folders
+            .into_iter()
+            .map(|folder| {
+                TurnCheckpoint::new(
+                    self.config().home.clone(),
+                    folder,
+                    session.id.clone(),
+                    self.store().clone(),
+                    events.clone(),
+                )
+            })
+            .collect();
+        Arc::new(EveryFolder(guards))
     }
 
     /// Undoes the session's newest turn: files first (through `fs`), then the conversation.
@@ -63,25 +78,26 @@ impl SessionManager {
         let Some(turn) = self.store().last_turn(&session.id).await? else {
             return Ok(UndoReport::Nothing);
         };
-        let checkpoint = self
-            .store()
-            .checkpoints(&session.id)
-            .await?
-            .into_iter()
-            .find(|c| c.turn_seq == turn.seq);
-        let mut restored = Vec::new();
-        if let Some(checkpoint) = checkpoint {
+        let turn_checkpoints =
+            (self.store().checkpoints(&session.id).await?.into_iter()).filter(|c| c.turn_seq == turn.seq);
+        let (mut restored, mut failures) = (Vec::new(), Vec::new());
+        for checkpoint in turn_checkpoints {
             let cwd = PathBuf::from(&checkpoint.cwd);
-            let (done, failures) = checkpoints::restore(&self.config().home, &cwd, &checkpoint.commit_id, fs.as_ref())
-                .await
-                .map_err(|e| SessionError::Internal(format!("nothing was changed: {e}")))?;
-            if !failures.is_empty() {
-                return Ok(UndoReport::Partial {
-                    restored: done,
-                    failures,
-                });
+            let outcome = checkpoints::restore(&self.config().home, &cwd, &checkpoint.commit_id, fs.as_ref()).await;
+            match outcome {
+                Ok((done, failed)) => {
+                    restored.extend(done);
+                    failures.extend(failed);
+                }
+                // A first folder failing changed nothing; a later one leaves the turn partly undone.
+                Err(e) if restored.is_empty() && failures.is_empty() => {
+                    return Err(SessionError::Internal(format!("nothing was changed: {e}")));
+                }
+                Err(e) => failures.push(format!("{}: {e}", cwd.display())),
             }
-            restored = done;
+        }
+        if !failures.is_empty() {
+            return Ok(UndoReport::Partial { restored, failures });
         }
         self.store().undo_turn(&session.id, turn.seq).await?;
         let (_, live) = self
@@ -108,10 +124,8 @@ impl SessionManager {
         let counts = tokio::task::spawn_blocking(move || {
             let mut counts = Vec::with_capacity(rows_for_counts.len());
             for (i, row) in rows_for_counts.iter().enumerate() {
-                let newer = i
-                    .checked_sub(1)
-                    .map(|j| &rows_for_counts[j])
-                    .filter(|n| n.cwd == row.cwd);
+                // The nearest newer checkpoint of the same folder (rows are newest first).
+                let newer = rows_for_counts[..i].iter().rev().find(|n| n.cwd == row.cwd);
                 let count = Shadow::open(&home, std::path::Path::new(&row.cwd))
                     .ok()
                     .and_then(|shadow| {
@@ -127,14 +141,35 @@ impl SessionManager {
         })
         .await
         .map_err(|e| SessionError::Internal(format!("listing checkpoints failed: {e}")))?;
-        Ok(rows
-            .into_iter()
-            .zip(counts)
-            .map(|(row, files_changed)| CheckpointInfo {
-                prompt: row.prompt,
-                created_at: row.created_at,
-                files_changed,
-            })
-            .collect())
+        // One line per turn: its folders' changes added up.
+        let mut lines: Vec<(i64, CheckpointInfo)> = Vec::new();
+        for (row, files_changed) in rows.into_iter().zip(counts) {
+            match lines.last_mut() {
+                Some((seq, line)) if *seq == row.turn_seq => {
+                    line.files_changed = line.files_changed.zip(files_changed).map(|(a, b)| a + b);
+                    line.created_at = line.created_at.min(row.created_at);
+                }
+                _ => lines.push((
+                    row.turn_seq,
+                    CheckpointInfo {
+                        prompt: row.prompt,
+                        created_at: row.created_at,
+                        files_changed,
+                    },
+                )),
+            }
+        }
+        Ok(lines.into_iter().map(|(_, line)| line).collect())
+    }
+}
+
+/// A turn's guards, one per folder of the session: the first change snapshots them all.
+struct EveryFolder(Vec<TurnCheckpoint>);
+
+impl Checkpoints for EveryFolder {
+    fn before_change(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            futures::future::join_all(self.0.iter().map(|guard| guard.before_change())).await;
+        })
     }
 }

@@ -12,8 +12,16 @@ use super::super::{Tool, ToolContext, ToolRegistry};
 
 /// Tools a child never gets (Hermes' `DELEGATE_BLOCKED_TOOLS`): no recursive delegation (unless
 /// its role and the depth allow), no questions to the user, no writes to shared memory, nothing
-/// done in the user's name elsewhere, no scripts standing in for reasoning.
-const BLOCKED: [&str; 5] = ["clarify", "memory", "send_message", "execute_code", "cronjob"];
+/// done in the user's name elsewhere, no scripts standing in for reasoning; and no leaving plan
+/// mode (the plan is the parent's to present).
+const BLOCKED: [&str; 6] = [
+    "clarify",
+    "memory",
+    "send_message",
+    "execute_code",
+    "cronjob",
+    super::super::plan::NAME,
+];
 
 /// Whether a child may spawn children of its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

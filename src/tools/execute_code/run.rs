@@ -78,7 +78,7 @@ async fn approve(ctx: &ToolContext, code: &str) -> Result<permission::Approval, 
         // Its tool calls pass the gate on their own; what the script changes by its own means
         // is not reported as covered by a checkpoint.
         undoable: false,
-        roots: vec![project],
+        roots: project,
         temp,
     };
     permission::gate_command(ctx, effect).await

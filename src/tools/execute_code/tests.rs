@@ -28,6 +28,7 @@ impl Approver for Answers {
         let decision = match request {
             ApprovalRequest::Command { .. } => ApprovalDecision::AllowOnce,
             ApprovalRequest::Edit { .. } => self.edits,
+            ApprovalRequest::Plan { .. } => ApprovalDecision::Deny,
         };
         self.asked.lock().unwrap().push((call_id.to_string(), request));
         Box::pin(async move { decision })
@@ -55,6 +56,12 @@ impl ToolProgress for Cards {
             .unwrap()
             .push(format!("finished {call_id} {name} {status}"));
         self.finished.notify_one();
+    }
+    fn plan(&self, items: Vec<crate::tools::PlanItem>) {
+        self.events
+            .lock()
+            .unwrap()
+            .push(format!("plan of {} steps", items.len()));
     }
 }
 

@@ -139,11 +139,9 @@ pub async fn request_edit_approval(
     if ctx.cancel.is_cancelled() {
         return Err(decision_error(ApprovalDecision::Cancelled).unwrap_or_default());
     }
-    if ctx.session.state.is_read_only() {
-        return Err(format!(
-            "Read-only mode: file edits are disabled. {}",
-            crate::safety::policy::READ_ONLY_NOTE
-        ));
+    let mode = ctx.session.state.mode();
+    if let Some(refusal) = mode.change_refusal("file edits are disabled") {
+        return Err(super::plan::with_hint(mode, refusal));
     }
     let decision = super::permission::gate_edit(ctx, site.judged.clone(), |reason| ApprovalRequest::Edit {
         tool,

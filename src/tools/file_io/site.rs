@@ -1,6 +1,7 @@
 //! Where an edit lands, decided once and used for everything after: the model's path is
 //! resolved to the target the policy judges (`EditTarget.real`), and that same target, rooted
-//! in the directory it was judged inside (the canonical project root, else `/`), is what the
+//! in the directory it was judged inside (the canonical project folder — the cwd or an
+//! additional one — else `/`), is what the
 //! disk reads, writes, deletes and moves go through — by directory descriptors, never by the
 //! path string again (`beneath`). The editor's file system (`FileSystem`, when the editor
 //! offers `fs/*`) is path-based by protocol: it gets the path as named, as before.
@@ -42,9 +43,14 @@ impl EditSite {
 
     fn resolve(ctx: &ToolContext, path: PathBuf, final_link: FinalLink) -> EditSite {
         let judged = permission::edit_target(ctx, &path, final_link);
-        let rooted = match judged.inside_project {
-            true => RootedPath::within(&permission::project_roots(ctx).0, &judged.real),
-            false => RootedPath::absolute(&judged.real),
+        // Below the project folder it was judged inside (any of the session's), else `/`.
+        let (roots, _) = permission::project_roots(ctx);
+        let rooted = match roots
+            .iter()
+            .find(|root| judged.inside_project && judged.real.starts_with(root))
+        {
+            Some(root) => RootedPath::within(root, &judged.real),
+            None => RootedPath::absolute(&judged.real),
         };
         EditSite { path, judged, rooted }
     }

@@ -42,7 +42,7 @@ impl Recorder {
                     new_text,
                     ..
                 } => Some((path, old_text, new_text)),
-                ApprovalRequest::Command { .. } => None,
+                _ => None,
             })
             .collect()
     }

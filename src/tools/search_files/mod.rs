@@ -4,6 +4,8 @@
 //! (inside git repos, as rg does), .ignore/.rgignore, skips hidden files. Result JSON follows
 //! Hermes' `SearchResult.to_dict(densify=True)` (spec §5.5), including the dense
 //! `matches_format`/`matches_text` form for ≥5 matches and the trailing truncation hint.
+//! Without a `path` it searches the whole project: the session cwd and the editor's additional
+//! folders (results there shown with absolute paths).
 
 mod content;
 mod names;
@@ -57,7 +59,7 @@ impl Tool for SearchFilesTool {
             "properties": {
                 "pattern": {"type": "string", "description": "Regex pattern for content search, or glob pattern (e.g., '*.py') for file search"},
                 "target": {"type": "string", "enum": ["content", "files"], "description": "'content' searches inside file contents, 'files' searches for files by name", "default": "content"},
-                "path": {"type": "string", "description": "Directory or file to search in (default: current working directory)", "default": "."},
+                "path": {"type": "string", "description": "Directory or file to search in (default: current working directory, plus any additional project folders)", "default": "."},
                 "file_glob": {"type": "string", "description": "Filter files by pattern in grep mode (e.g., '*.py' to only search Python files)"},
                 "limit": {"type": "integer", "description": "Maximum number of results to return (default: 50)", "default": 50},
                 "offset": {"type": "integer", "description": "Skip first N results for pagination (default: 0)", "default": 0},
@@ -106,6 +108,9 @@ pub(crate) struct SearchParams {
     /// The path as the model typed it (shown in errors).
     pub raw_path: String,
     pub root: PathBuf,
+    /// More folders walked with `root`: the session's other folders when the model named no
+    /// path (a search of the whole project); none of them lies inside another.
+    pub also: Vec<PathBuf>,
     /// Results are shown relative to this directory (the session cwd) when set.
     pub display_base: Option<PathBuf>,
     /// The session cwd (also given to the walker instead of the process cwd).
@@ -226,11 +231,17 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
         _ => return ToolOutput::error("search_files: missing required field 'pattern'"),
     };
     let names = matches!(args.get("target").and_then(Value::as_str), Some("files" | "find"));
-    let raw_path = match args.get("path") {
-        Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
-        _ => ".".to_string(),
+    let (raw_path, whole_project) = match args.get("path") {
+        Some(Value::String(s)) if !s.trim().is_empty() => (s.clone(), false),
+        _ => (".".to_string(), true),
     };
-    let root = ctx.session.workspace.resolve(&raw_path);
+    let mut roots = vec![ctx.session.workspace.resolve(&raw_path)];
+    if whole_project {
+        roots.extend(ctx.session.workspace.additional());
+    }
+    let mut roots = outermost(roots).into_iter();
+    let root = roots.next().unwrap_or_else(|| ctx.session.workspace.root());
+    let also: Vec<PathBuf> = roots.collect();
     let cwd = ctx.session.workspace.root();
     let typed_absolute = raw_path.trim().starts_with('/') || raw_path.trim().starts_with('~');
     let display_base = (!typed_absolute && root.starts_with(&cwd)).then(|| cwd.clone());
@@ -239,6 +250,7 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
         names,
         raw_path,
         root,
+        also,
         display_base,
         cwd,
         file_glob: args
@@ -290,15 +302,27 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
     }
 }
 
+/// The folders to walk so that each file is walked once: duplicates and folders inside another
+/// one of the list dropped, the order kept.
+fn outermost(roots: Vec<PathBuf>) -> Vec<PathBuf> {
+    let mut kept: Vec<PathBuf> = Vec::new();
+    for root in roots {
+        if kept.iter().any(|k| root.starts_with(k)) {
+            continue;
+        }
+        kept.retain(|k| !k.starts_with(&root));
+        kept.push(root);
+    }
+    kept
+}
+
 /// Runs one search on the blocking pool. `None` when cancelled; `Some(Err(message))` when the
 /// search root itself is refused (Hermes answers that with a bare `{"error": …}`).
 pub(crate) fn execute(params: &SearchParams, cancel: &CancellationToken) -> Option<Result<SearchOutcome, String>> {
-    if let Some(message) = guards::read_block_error(
-        &params.root.to_string_lossy(),
-        &params.root,
-        params.hermes_home.as_deref(),
-    ) {
-        return Some(Err(message));
+    for root in std::iter::once(&params.root).chain(&params.also) {
+        if let Some(message) = guards::read_block_error(&root.to_string_lossy(), root, params.hermes_home.as_deref()) {
+            return Some(Err(message));
+        }
     }
     if !params.root.exists() {
         return Some(Ok(walk::path_not_found(&params.raw_path, &params.cwd)));

@@ -16,13 +16,16 @@ use crate::sync::lock;
 use crate::tools::read_file::guards::DenyList;
 use crate::tools::workspace::{expand_home, resolve_against};
 
-/// A walker over `params.root` with rg's default filters: hidden files skipped, .gitignore
+/// A walker over `params.root` (and `params.also`) with rg's default filters: hidden files skipped, .gitignore
 /// honoured inside git repositories (rg's `require_git`), .ignore / .rgignore always, parent
 /// ignore files and git's global/exclude files too, symlinks not followed. Like git, no
 /// repository is looked for above a `GIT_CEILING_DIRECTORIES` entry: a root with no repository
 /// beneath its ceiling reads no ignore file above itself.
 pub(crate) fn walker(params: &SearchParams) -> WalkBuilder {
     let mut builder = WalkBuilder::new(&params.root);
+    for more in params.also.iter().filter(|p| p.exists()) {
+        builder.add(more);
+    }
     builder
         // Global gitignore patterns resolve against the session cwd, never the process cwd.
         .current_dir(params.cwd.clone())

@@ -103,7 +103,7 @@ impl Foreground<'_> {
             };
             let sweep = launcher
                 .is_some()
-                .then(|| sandbox::Sweep::before(&[ctx.session.workspace.root()]));
+                .then(|| sandbox::Sweep::before(&ctx.session.workspace.roots()));
             let sweep = sweep.filter(|_| contained && !self.grants.protected_writes);
             let result = ctx.session.terminals.run(host, &ctx.cancel).await;
             if let Some(prologue) = call.prologue {

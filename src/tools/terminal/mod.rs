@@ -302,7 +302,10 @@ async fn approve(
     let in_editor = ctx.session.terminals.runs_in_editor() && !background;
     let containment = super::shell::sandbox::containment(&ctx.services, in_editor);
     let sandboxed = containment != crate::safety::policy::Containment::None;
-    let root = ctx.session.workspace.root();
+    // Every folder of the session, as named and canonical: each has its checkpoint.
+    let mut folders = ctx.session.workspace.roots();
+    folders.extend(project.iter().cloned());
+    let in_a_folder = |path: &Path| folders.iter().any(|folder| path.starts_with(folder));
     let effect = CommandEffect {
         command: command.to_string(),
         assessment,
@@ -312,20 +315,20 @@ async fn approve(
         network_requested: network,
         network_open: super::shell::sandbox::network_open(&ctx.services),
         background,
-        // The turn's checkpoint snapshots the session folder before the command runs (below);
-        // the checkpoint API does not report yet whether it covers everything the command may
-        // change there (nested repositories, ignored files, modes): the lead wires that at
-        // merge. Until then: undoable when the command runs inside the session folder.
-        undoable: cwd.starts_with(&root) || cwd.starts_with(&project),
-        roots: vec![project],
+        // The turn's checkpoint snapshots the session's folders before the command runs
+        // (below); the checkpoint API does not report yet whether it covers everything the
+        // command may change there (nested repositories, ignored files, modes): the lead wires
+        // that at merge. Until then: undoable when the command runs inside a session folder.
+        undoable: in_a_folder(cwd),
+        roots: project,
         temp,
     };
     let approved = permission::gate_command(ctx, effect)
         .await
         .map_err(|blocked| error_result(command, blocked.0, "blocked"))?;
     // Snapshot for `/undo` before anything runs, unless the analysis proved the command only
-    // reads or it can touch nothing inside the session folder.
-    if !read_only && (cwd.starts_with(&root) || write_targets.iter().any(|t| t.starts_with(&root))) {
+    // reads or it can touch nothing inside the session's folders.
+    if !read_only && (in_a_folder(cwd) || write_targets.iter().any(|t| in_a_folder(t))) {
         ctx.session.checkpoints.before_change().await;
     }
     Ok(approved)

@@ -161,3 +161,42 @@ async fn secret_roots_are_refused_and_secret_paths_filtered() {
         Path::new("/p/.env.example")
     ));
 }
+
+#[tokio::test]
+async fn without_a_path_every_project_folder_is_searched_once() {
+    let app = tempfile::tempdir().unwrap();
+    let lib = tempfile::tempdir().unwrap();
+    write(app.path(), "src/main.rs", "fn needle() {}\n");
+    write(lib.path(), "src/lib.rs", "pub fn needle() {}\n");
+    let ctx = test_ctx(app.path());
+    // The cwd listed again and a folder inside it are walked once.
+    ctx.session.workspace.set_additional(vec![
+        lib.path().to_path_buf(),
+        app.path().to_path_buf(),
+        app.path().join("src"),
+    ]);
+    let (result, _, _) = search(&ctx, json!({"pattern": "needle", "output_mode": "files_only"})).await;
+    let lib_file = lib.path().join("src/lib.rs").display().to_string();
+    // Newest first (Hermes' order): compare as a set.
+    let mut files: Vec<String> = serde_json::from_value(result["files"].clone()).unwrap();
+    files.sort();
+    let mut expected = vec!["src/main.rs".to_string(), lib_file];
+    expected.sort();
+    assert_eq!(files, expected, "{result}");
+    let (result, _, _) = search(&ctx, json!({"pattern": "*.rs", "target": "files"})).await;
+    assert_eq!(result["total_count"], 2, "{result}");
+    // A path names exactly what is searched.
+    let (result, _, _) = search(
+        &ctx,
+        json!({"pattern": "needle", "path": "src", "output_mode": "files_only"}),
+    )
+    .await;
+    assert_eq!(result["files"], json!(["src/main.rs"]));
+    let shown = lib.path().display().to_string();
+    let (result, _, _) = search(
+        &ctx,
+        json!({"pattern": "needle", "path": shown, "output_mode": "count"}),
+    )
+    .await;
+    assert_eq!(result["total_count"], 1, "{result}");
+}

@@ -12,7 +12,7 @@ fn schema_matches_hermes() {
             "properties": {
                 "pattern": {"type": "string", "description": "Regex pattern for content search, or glob pattern (e.g., '*.py') for file search"},
                 "target": {"type": "string", "enum": ["content", "files"], "description": "'content' searches inside file contents, 'files' searches for files by name", "default": "content"},
-                "path": {"type": "string", "description": "Directory or file to search in (default: current working directory)", "default": "."},
+                "path": {"type": "string", "description": "Directory or file to search in (default: current working directory, plus any additional project folders)", "default": "."},
                 "file_glob": {"type": "string", "description": "Filter files by pattern in grep mode (e.g., '*.py' to only search Python files)"},
                 "limit": {"type": "integer", "description": "Maximum number of results to return (default: 50)", "default": 50},
                 "offset": {"type": "integer", "description": "Skip first N results for pagination (default: 0)", "default": 0},

@@ -130,7 +130,8 @@ fn policy_for(ctx: &ToolContext, unsandboxed: bool, grants: Grants) -> Option<sa
         return None;
     }
     let shell_state = ctx.session.state.processes.shell_state();
-    let roots = [ctx.session.workspace.root()];
+    // Every folder of the session is writable (the cwd and the additional ones).
+    let roots = ctx.session.workspace.roots();
     // The session's saved shell state lives in Hermes' hidden folder: shown read-only.
     let shown = [shell_state
         .trusted_dir(ctx.services.hermes_home.as_deref())
@@ -217,7 +218,7 @@ pub fn denial_note(
 /// command outside the sandbox, was the user's call).
 pub fn sweep_for(ctx: &ToolContext, sandbox: Option<&PreparedSandbox>, grants: Grants) -> Option<Sweep> {
     let contained = sandbox.is_some_and(PreparedSandbox::contained);
-    (contained && !grants.protected_writes).then(|| Sweep::before(&[ctx.session.workspace.root()]))
+    (contained && !grants.protected_writes).then(|| Sweep::before(&ctx.session.workspace.roots()))
 }
 
 /// The result key and note for what a sweep did.

@@ -70,7 +70,9 @@ async fn the_tool_reports_changes_refuses_read_only_and_titles_its_card() {
     let failed = tool.run(&ctx, args.clone()).await;
     assert!(failed.is_error);
     assert_eq!(
-        tool.effect(&args).read_only_refusal().unwrap(),
+        tool.effect(&args)
+            .refusal(crate::safety::policy::Mode::ReadOnly)
+            .unwrap(),
         "Read-only mode: skills are not modified. The session is in read-only mode; switch the mode in the editor to allow it."
     );
     let card = tool.present(

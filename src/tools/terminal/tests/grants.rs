@@ -52,7 +52,7 @@ fn effect(ctx: &ToolContext, dir: &Path, command: &str, network: bool) -> Comman
         network_open: false,
         background: false,
         undoable: true,
-        roots: vec![project],
+        roots: project,
         temp,
     }
 }
