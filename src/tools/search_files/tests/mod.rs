@@ -39,6 +39,7 @@ fn params(root: &Path, pattern: &str) -> super::SearchParams {
         names: false,
         raw_path: ".".to_string(),
         root: root.to_path_buf(),
+        also: Vec::new(),
         display_base: Some(root.to_path_buf()),
         cwd: root.to_path_buf(),
         file_glob: None,
