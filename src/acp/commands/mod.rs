@@ -20,94 +20,148 @@ use crate::transcript::Role;
 mod permissions;
 mod undo;
 
-struct Command {
+/// The slash commands we answer. Parsed once from the prompt text (`parse`), dispatched by one
+/// match (`handle`); their names, help and hints live in one table (`COMMANDS`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slash {
+    Help,
+    Model,
+    Tools,
+    Context,
+    Reset,
+    Compact,
+    Steer,
+    Queue,
+    Permissions,
+    Undo,
+    Checkpoints,
+    Version,
+}
+
+/// One row of the table: a name (several names may share a command), what the editor's menu
+/// shows, what `/help` shows, and the hint for the argument when there is one.
+struct Entry {
     name: &'static str,
+    command: Slash,
     advertised: &'static str,
     help: &'static str,
     hint: Option<&'static str>,
 }
 
-const COMMANDS: &[Command] = &[
-    Command {
+const COMMANDS: &[Entry] = &[
+    Entry {
         name: "help",
+        command: Slash::Help,
         advertised: "List available commands",
         help: "Show available commands",
         hint: None,
     },
-    Command {
+    Entry {
         name: "model",
+        command: Slash::Model,
         advertised: "Show current model and provider, or switch models",
         help: "Show or change current model",
         hint: Some("model name to switch to"),
     },
-    Command {
+    Entry {
         name: "tools",
+        command: Slash::Tools,
         advertised: "List available tools with descriptions",
         help: "List available tools",
         hint: None,
     },
-    Command {
+    Entry {
         name: "context",
+        command: Slash::Context,
         advertised: "Show conversation message counts by role",
         help: "Show conversation context info",
         hint: None,
     },
-    Command {
+    Entry {
         name: "reset",
+        command: Slash::Reset,
         advertised: "Clear conversation history",
         help: "Clear conversation history",
         hint: None,
     },
-    Command {
+    Entry {
         name: "compact",
+        command: Slash::Compact,
         advertised: "Summarise everything but the last exchange now, to free context",
         help: "Compress the conversation now (optionally: what the summary should keep)",
         hint: Some("optional: what the summary should concentrate on"),
     },
     // Hermes renamed `/compact` to `/compress`: both work.
-    Command {
+    Entry {
         name: "compress",
+        command: Slash::Compact,
         advertised: "Same as /compact (Hermes' name)",
         help: "Same as /compact",
         hint: Some("optional: what the summary should concentrate on"),
     },
-    Command {
+    Entry {
         name: "steer",
+        command: Slash::Steer,
         advertised: "Guide the running turn (delivered with its next tool results)",
         help: "Steer the running turn",
         hint: Some("guidance for the running turn"),
     },
-    Command {
+    Entry {
         name: "queue",
+        command: Slash::Queue,
         advertised: "Queue a prompt to run after the current turn",
         help: "Queue a prompt for the next turn",
         hint: Some("prompt to run next"),
     },
-    Command {
+    Entry {
         name: "permissions",
+        command: Slash::Permissions,
         advertised: "List permission rules; revoke one, or always allow in this project what this session allowed",
         help: "List, revoke or keep remembered permissions",
         hint: Some("revoke <number> | always [number]"),
     },
-    Command {
+    Entry {
         name: "undo",
+        command: Slash::Undo,
         advertised: "Undo the last turn: restore the files it changed and drop it from the conversation",
         help: "Undo the last turn (files and conversation)",
         hint: None,
     },
-    Command {
+    Entry {
         name: "checkpoints",
+        command: Slash::Checkpoints,
         advertised: "List the checkpoints /undo can go back to",
         help: "List undo checkpoints",
         hint: None,
     },
-    Command {
+    Entry {
         name: "version",
+        command: Slash::Version,
         advertised: "Show Hermes version",
         help: "Show Hermes version",
         hint: None,
     },
 ];
+
+/// A slash command as typed: which one, and the text after its name (trimmed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Parsed<'a> {
+    pub command: Slash,
+    pub args: &'a str,
+}
+
+/// The command `text` spells (`/name args`, the name in any case), or `None` when it is not
+/// one of ours — then it goes to the model as ordinary text.
+pub fn parse(text: &str) -> Option<Parsed<'_>> {
+    let rest = text.strip_prefix('/')?;
+    let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+    let name = rest[..end].to_ascii_lowercase();
+    let entry = COMMANDS.iter().find(|entry| entry.name == name)?;
+    Some(Parsed {
+        command: entry.command,
+        args: rest[end..].trim(),
+    })
+}
 
 /// The `available_commands_update` sent after new/load/resume/fork.
 pub fn available_commands_update() -> SessionUpdate {
@@ -142,25 +196,31 @@ pub async fn handle(
     cancel: &CancellationToken,
     fs: Arc<dyn FileSystem>,
 ) -> Option<Outcome> {
-    let rest = text.strip_prefix('/')?;
-    let name = rest.split_whitespace().next()?.to_ascii_lowercase();
-    let args = rest[rest.find(char::is_whitespace).unwrap_or(rest.len())..].trim();
-    match name.as_str() {
-        "steer" => Some(steer(session, state.manager.is_running(&session.id), args)),
-        "queue" => Some(Outcome::Reply(queue(session, args))),
-        "undo" => Some(Outcome::Reply(undo::undo(state, session, fs).await)),
-        "checkpoints" => Some(Outcome::Reply(undo::checkpoints(state, session).await)),
-        "compact" | "compress" => Some(Outcome::Reply(
-            match (state.manager)
-                .compact_now(session, sink, cancel, Some(args).filter(|a| !a.is_empty()))
-                .await
-            {
+    let Parsed { command, args } = parse(text)?;
+    let reply = match command {
+        Slash::Steer => return Some(steer(session, state.manager.is_running(&session.id), args)),
+        Slash::Help => help(),
+        Slash::Model => model(state, session, args).await,
+        Slash::Tools => tools(session),
+        Slash::Context => context(state, session).await,
+        Slash::Reset => match state.manager.reset(session).await {
+            Ok(()) => "Conversation history cleared.".to_string(),
+            Err(e) => format!("Error executing /reset: {e}"),
+        },
+        Slash::Compact => {
+            let instructions = Some(args).filter(|a| !a.is_empty());
+            match state.manager.compact_now(session, sink, cancel, instructions).await {
                 Ok(reply) => reply,
                 Err(e) => crate::agent::compaction::replies::failed(&e),
-            },
-        )),
-        _ => reply(state, session, text).await.map(Outcome::Reply),
-    }
+            }
+        }
+        Slash::Queue => queue(session, args),
+        Slash::Permissions => permissions::reply(state, session, args).await,
+        Slash::Undo => undo::undo(state, session, fs).await,
+        Slash::Checkpoints => undo::checkpoints(state, session).await,
+        Slash::Version => format!("Hermes Agent (hermes-acp) v{}", env!("CARGO_PKG_VERSION")),
+    };
+    Some(Outcome::Reply(reply))
 }
 
 fn steer(session: &Session, running: bool, args: &str) -> Outcome {
@@ -181,27 +241,6 @@ fn queue(session: &Session, args: &str) -> String {
         return "Usage: /queue <prompt>".into();
     }
     format!("Queued for the next turn. ({} queued)", session.enqueue(args))
-}
-
-async fn reply(state: &AcpState, session: &Session, text: &str) -> Option<String> {
-    let rest = text.strip_prefix('/')?;
-    let mut words = rest.splitn(2, char::is_whitespace);
-    let name = words.next()?.to_ascii_lowercase();
-    let args = words.next().unwrap_or("").trim();
-    let reply = match name.as_str() {
-        "help" => help(),
-        "model" => model(state, session, args).await,
-        "tools" => tools(session),
-        "context" => context(state, session).await,
-        "reset" => match state.manager.reset(session).await {
-            Ok(()) => "Conversation history cleared.".to_string(),
-            Err(e) => format!("Error executing /reset: {e}"),
-        },
-        "version" => format!("Hermes Agent (hermes-acp) v{}", env!("CARGO_PKG_VERSION")),
-        "permissions" => permissions::reply(state, session, args).await,
-        _ => return None,
-    };
-    Some(reply)
 }
 
 fn help() -> String {
@@ -259,11 +298,12 @@ async fn context(state: &AcpState, session: &Session) -> String {
         return "Conversation is empty (no messages yet).".into();
     }
     let count = |role: Role| history.iter().filter(|m| m.role() == role).count();
-    let chars: usize = history
-        .iter()
-        .map(|m| m.text_content().len() + m.tool_calls.iter().map(|c| c.arguments.len()).sum::<usize>())
-        .sum();
-    let used = chars / 4;
+    // The same measure `usage_update` reports: the next request's size as the provider last
+    // counted it, else estimated from the history.
+    let used = match state.manager.context_used(session).await {
+        Some(tokens) => tokens as usize,
+        None => crate::agent::compaction::estimate_tokens(&history) as usize,
+    };
     let settings = session.settings();
     let window = state.manager.context_window(&settings.model) as usize;
     let provider = state
@@ -309,5 +349,28 @@ mod tests {
             assert!(text.contains(&format!("  /{name} ")), "/help lists /{name}");
         }
         assert!(text.ends_with("Unrecognized /commands are sent to the model as normal messages."));
+    }
+
+    #[test]
+    fn a_command_is_parsed_once_with_its_arguments() {
+        fn parsed(text: &str) -> Option<(Slash, &str)> {
+            parse(text).map(|p| (p.command, p.args))
+        }
+        assert_eq!(
+            parsed("/compact keep the names "),
+            Some((Slash::Compact, "keep the names"))
+        );
+        assert_eq!(parsed("/COMPRESS"), Some((Slash::Compact, "")));
+        assert_eq!(parsed("/steer\tgo left"), Some((Slash::Steer, "go left")));
+        assert_eq!(parsed("/permissions revoke 2"), Some((Slash::Permissions, "revoke 2")));
+        // Not ours: the model gets it.
+        assert_eq!(parsed("/usr/bin/env is a path"), None);
+        assert_eq!(parsed("/ help"), None);
+        assert_eq!(parsed("help"), None);
+        // Every advertised name parses to its command.
+        for entry in COMMANDS {
+            let text = format!("/{}", entry.name);
+            assert_eq!(parsed(&text), Some((entry.command, "")));
+        }
     }
 }
