@@ -104,7 +104,7 @@ fn main() -> ExitCode {
     let code = if cli.check {
         runtime.block_on(hermes_acp::cli::check::run())
     } else if cli.setup {
-        runtime.block_on(hermes_acp::cli::setup::run())
+        runtime.block_on(hermes_acp::cli::setup())
     } else {
         let by_hand = std::io::stdin().is_terminal();
         runtime.spawn(logs.reporter());

@@ -7,6 +7,7 @@ pub mod delegation;
 pub mod events;
 pub mod live_tools;
 pub mod prompt;
+mod scope;
 mod step;
 mod turn;
 
@@ -14,7 +15,8 @@ use std::sync::Arc;
 
 pub use compaction::{CompactionError, CompactionSettings, CompactionTarget, run as compaction_run};
 pub use events::{AgentEvent, EventSink, NullSink, RecordingSink};
-pub use turn::{StopReason, TurnContext, TurnOutcome, TurnScope, run_turn};
+pub use scope::{TurnContext, TurnScope};
+pub use turn::{StopReason, TurnOutcome, run_turn};
 
 use crate::llm::LlmError;
 use crate::store::StoreError;

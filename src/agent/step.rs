@@ -13,7 +13,7 @@ use futures::stream::FuturesUnordered;
 use tracing::Instrument;
 
 use super::events::{AgentEvent, arguments_value};
-use super::turn::TurnContext;
+use super::scope::TurnContext;
 use crate::tools::{SessionScope, ToolContext, ToolOutput};
 use crate::transcript::ToolCall;
 

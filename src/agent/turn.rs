@@ -5,48 +5,17 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use tokio_util::sync::CancellationToken;
-
 use super::events::AgentEvent;
-use super::{AgentError, Sink, step};
+use super::scope::{TurnContext, TurnScope};
+use super::{AgentError, step};
 use crate::llm::retry::{CallOutcome, call_with_retry};
-use crate::llm::{ChatRequest, Provider, StreamEvent};
-use crate::services::Services;
+use crate::llm::{ChatRequest, StreamEvent};
 use crate::tools::SessionScope;
 use crate::transcript::{Interruption, Message, MessageMeta, Part, Usage};
 
 /// The note sent when the iteration budget is spent (Hermes sends a similar one).
 const BUDGET_NOTE: &str = "You have reached the maximum number of tool-calling steps for this turn. \
 Do not call any more tools. Summarise what you did, what is left to do, and anything the user should know.";
-
-/// Everything one turn needs, by lifetime: the process services, the session as this turn
-/// sees it (shared with every tool call), and the turn's own state.
-pub struct TurnContext {
-    pub services: Arc<Services>,
-    pub session: Arc<SessionScope>,
-    pub turn: TurnScope,
-}
-
-/// What lives exactly as long as one turn. Built by the session from its current settings.
-pub struct TurnScope {
-    /// The provider this turn asks first (fallbacks come from the services).
-    pub provider: Arc<dyn Provider>,
-    pub model: String,
-    pub system_prompt: String,
-    /// Model calls before the budget note asks for a summary.
-    pub max_iterations: u32,
-    pub cancel: CancellationToken,
-    pub events: Sink,
-    pub compaction: super::CompactionSettings,
-    /// The session's tools as they change mid-turn (MCP servers dying or joining); `None`
-    /// keeps the session scope's tools for the whole turn.
-    pub live_tools: Option<Arc<dyn super::live_tools::LiveTools>>,
-    /// A `delegate_task` child's turn: its messages are not saved (its answer is the parent's
-    /// tool result) and `/steer` guidance is left for the parent.
-    pub subagent: bool,
-    /// The reasoning level chosen for this session (`None`: the provider's default).
-    pub reasoning_effort: Option<crate::llm::effort::Effort>,
-}
 
 /// How a turn ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,7 +64,7 @@ pub async fn run_turn(ctx: &TurnContext, history: &mut Vec<Message>, user: Messa
     let mut session = ctx.session.clone();
     loop {
         // Before every model call: tools of an MCP server that died leave, new ones join.
-        super::live_tools::refresh(turn, &mut session);
+        refresh_tools(turn, &mut session);
         // The mode can change mid-turn (an approved plan): the tools and the note follow it.
         let mode = session.state.mode();
         let schemas = session.tools.schemas_for(mode);
@@ -377,5 +346,23 @@ mod tests {
         assert_eq!(ids[2], "call_2");
         assert_ne!(ids[3], "call_2");
         assert_eq!(ids.iter().collect::<HashSet<_>>().len(), 4);
+    }
+}
+
+/// Brings the turn's session scope up to date before a model call, announcing what changed.
+/// Tool calls already running keep the scope they started with.
+fn refresh_tools(turn: &TurnScope, session: &mut Arc<SessionScope>) {
+    let Some(live) = &turn.live_tools else {
+        return;
+    };
+    let super::live_tools::ToolsRefresh { notices, tools } = live.refresh();
+    for notice in notices {
+        turn.events.emit(AgentEvent::Notice(notice));
+    }
+    if let Some(tools) = tools {
+        *session = Arc::new(SessionScope {
+            tools,
+            ..session.as_ref().clone()
+        });
     }
 }

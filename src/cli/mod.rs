@@ -8,6 +8,21 @@ pub mod setup;
 mod wizard;
 mod yaml_edit;
 
+/// `hermes-acp --setup`, the wizard behind the editor's terminal auth method. Input may be a
+/// terminal or a pipe (scripted setups); a closed input ends it.
+pub async fn setup() -> std::process::ExitCode {
+    match wizard::wizard().await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            #[allow(clippy::print_stdout)] // A wizard talks to a person on a terminal.
+            {
+                println!("Setup did not finish: {e}");
+            }
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
 /// Printed on stderr when the server is started with a terminal as stdin (not by an editor).
 pub const HAND_STARTED_NOTE: &str = "\
 hermes-acp is an ACP agent server: your editor starts it and talks JSON-RPC on stdin/stdout,

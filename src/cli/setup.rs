@@ -1,10 +1,9 @@
-//! `hermes-acp --setup`: the wizard behind the editor's terminal auth method (the dialogue is in
-//! `wizard.rs`). The providers it offers, and saving to HERMES_HOME/.env and config.yaml
+//! `hermes-acp --setup`'s choices and saving (the dialogue is in `wizard.rs`, which uses these):
+//! the providers it offers, and saving to HERMES_HOME/.env and config.yaml
 //! changing only the keys it sets (keys go to `.env`, never to config.yaml).
 #![allow(clippy::print_stdout)] // A wizard talks to a person on a terminal, never to an editor.
 
 use std::path::Path;
-use std::process::ExitCode;
 
 use super::yaml_edit::{set_env_keys, set_model_keys};
 use crate::config::provider::{ANTHROPIC_URL, OPENAI_URL, OPENROUTER_URL};
@@ -58,17 +57,6 @@ pub const CHOICES: &[Choice] = &[
         api_mode: ApiMode::ChatCompletions,
     },
 ];
-
-/// Runs the wizard. Input may be a terminal or a pipe (scripted setups); a closed input ends it.
-pub async fn run() -> ExitCode {
-    match super::wizard::wizard().await {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            println!("Setup did not finish: {e}");
-            ExitCode::FAILURE
-        }
-    }
-}
 
 pub fn save(home: &Path, choice: &Choice, base_url: &str, key: &str, model: &str) -> Result<(), String> {
     std::fs::create_dir_all(home).map_err(|e| format!("cannot create {}: {e}", home.display()))?;

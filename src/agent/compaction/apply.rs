@@ -1,19 +1,10 @@
 //! Building the new live history (pure): the first exchange, ONE user-role message holding
 //! the summary — marked as a context compaction in its text (for the model) and in its `meta`
-//! (for the editor and replay) — then the protected tail. Also recognises such a message, so
-//! a later compaction folds the earlier summary into the new one.
+//! (for the editor and replay) — then the protected tail.
 
+use super::marker::{SUMMARY_END, SUMMARY_PREAMBLE, SUMMARY_PREFIX};
 use super::plan::Plan;
 use crate::transcript::{CompactionMark, Message, MessageMeta, Part, Role};
-
-/// The first line of every compaction summary message.
-pub const SUMMARY_PREFIX: &str = "[Context compaction — summary of earlier conversation]";
-/// Tells the model how to read the summary: reference, not a request.
-const SUMMARY_PREAMBLE: &str = "Earlier turns of this conversation were replaced by the summary below to free \
-context space. It is background reference, not a new request: respond to the latest user message after it, and keep \
-using tools as usual.";
-/// Marks where the summary ends, so the model does not read the tail as part of it.
-pub const SUMMARY_END: &str = "[End of context compaction summary — the conversation continues below.]";
 
 /// The new live history: `history[..head_end]`, the summary message, `history[tail_start..]`.
 pub fn apply(history: &[Message], plan: &Plan, summary: &str) -> Vec<Message> {
@@ -46,26 +37,6 @@ pub fn summary_message(plan: &Plan, summary: &str) -> Message {
     }
 }
 
-/// Whether `message` is a compaction summary (by its meta, or by its text after a restore).
-pub fn is_compaction_summary(message: &Message) -> bool {
-    summary_body(message).is_some()
-}
-
-/// The summary text inside a compaction summary message, without the framing lines.
-pub fn summary_body(message: &Message) -> Option<&str> {
-    if message.role() != Role::User {
-        return None;
-    }
-    let text = message.parts.iter().find_map(|p| match p {
-        Part::Text { text } => Some(text.as_str()),
-        Part::Image { .. } => None,
-    })?;
-    let body = text.strip_prefix(SUMMARY_PREFIX)?;
-    let body = body.trim_start().strip_prefix(SUMMARY_PREAMBLE).unwrap_or(body);
-    let body = body.trim_end().strip_suffix(SUMMARY_END).unwrap_or(body);
-    Some(body.trim())
-}
-
 /// The compaction id in a summary message's meta.
 pub fn compaction_id(message: &Message) -> Option<&str> {
     message.meta.compaction.as_ref().map(|c| c.id.as_str())
@@ -73,6 +44,7 @@ pub fn compaction_id(message: &Message) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::marker::{is_compaction_summary, summary_body};
     use super::*;
 
     fn plan(head_end: usize, tail_start: usize) -> Plan {

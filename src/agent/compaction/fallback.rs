@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::apply::summary_body;
+use super::marker::summary_body;
 use super::prune::{CLEARED_PREFIX, cleared_note};
 use crate::text::clip;
 use crate::tools::redact::redact;

@@ -12,6 +12,7 @@ mod apply;
 mod auto;
 mod estimate;
 mod fallback;
+mod marker;
 mod plan;
 mod prune;
 pub mod replies;
@@ -24,12 +25,11 @@ mod window;
 
 use tokio_util::sync::CancellationToken;
 
-pub use apply::{
-    SUMMARY_END, SUMMARY_PREFIX, apply, compaction_id, is_compaction_summary, summary_body, summary_message,
-};
+pub use apply::{apply, compaction_id, summary_message};
 pub use auto::AutoCompaction;
 pub use estimate::{ContextMeter, IMAGE_TOKENS, estimate_request_tokens, estimate_tokens, message_tokens};
 pub use fallback::fallback_summary;
+pub use marker::{SUMMARY_END, SUMMARY_PREFIX, is_compaction_summary, summary_body};
 pub use plan::{Plan, orphans, plan, plan_manual};
 pub use prune::{CLEARED_PREFIX, cleared_note, prune, prune_middle};
 pub use run::{CompactionError, CompactionSettings, CompactionTarget, compact_if_due, run};

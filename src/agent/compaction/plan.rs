@@ -98,7 +98,7 @@ fn before_last_exchange(history: &[Message], cfg: &CompactionPolicy, window: u64
 /// Whether `message` is the user's own message, which starts an exchange (not a compaction
 /// summary, nor the note a spent budget leaves).
 fn starts_exchange(message: &Message) -> bool {
-    message.role() == Role::User && !super::apply::is_compaction_summary(message) && !message.meta.budget_note
+    message.role() == Role::User && !super::marker::is_compaction_summary(message) && !message.meta.budget_note
 }
 
 fn build(

@@ -5,8 +5,8 @@
 use tokio_util::sync::CancellationToken;
 
 use super::SummaryError;
-use super::apply::summary_body;
 use super::estimate::estimate_tokens;
+use super::marker::summary_body;
 use crate::llm::retry::{CallOutcome, call_with_retry};
 use crate::llm::{ChatRequest, Provider, RetryPolicy, StreamEvent};
 use crate::tools::redact::redact;

@@ -51,7 +51,7 @@ pub struct ConfigFile {
     /// `skills.*`: what `skill_manage` checks before it writes.
     pub skills: crate::tools::skill_manage::SkillsSettings,
     /// `auxiliary.vision.*`: the model `vision_analyze` sends images to.
-    pub vision: super::vision::VisionConfig,
+    pub vision: super::vision::section::VisionConfig,
     /// `delegation.*`: how `delegate_task` spawns subagents.
     pub delegation: crate::tools::delegate::DelegationSettings,
     /// `code_execution.*`: `execute_code`'s timeout and tool-call limit.
@@ -162,7 +162,7 @@ impl ConfigFile {
             compaction: crate::agent::compaction::CompactionPolicy::parse(&root),
             web: crate::tools::web::WebSettings::parse(&root),
             skills: crate::tools::skill_manage::SkillsSettings::parse(&root),
-            vision: super::vision::VisionConfig::parse(&root),
+            vision: super::vision::section::VisionConfig::parse(&root),
             delegation: crate::tools::delegate::DelegationSettings::parse(&root),
             code_execution: crate::tools::execute_code::CodeExecutionSettings::parse(&root),
             pricing: crate::llm::pricing::PricingSettings::parse(&root),
