@@ -318,6 +318,24 @@ fn mint_call_ids(message: &mut Message, history: &[Message]) {
     }
 }
 
+/// Brings the turn's session scope up to date before a model call, announcing what changed.
+/// Tool calls already running keep the scope they started with.
+fn refresh_tools(turn: &TurnScope, session: &mut Arc<SessionScope>) {
+    let Some(live) = &turn.live_tools else {
+        return;
+    };
+    let super::live_tools::ToolsRefresh { notices, tools } = live.refresh();
+    for notice in notices {
+        turn.events.emit(AgentEvent::Notice(notice));
+    }
+    if let Some(tools) = tools {
+        *session = Arc::new(SessionScope {
+            tools,
+            ..session.as_ref().clone()
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -346,23 +364,5 @@ mod tests {
         assert_eq!(ids[2], "call_2");
         assert_ne!(ids[3], "call_2");
         assert_eq!(ids.iter().collect::<HashSet<_>>().len(), 4);
-    }
-}
-
-/// Brings the turn's session scope up to date before a model call, announcing what changed.
-/// Tool calls already running keep the scope they started with.
-fn refresh_tools(turn: &TurnScope, session: &mut Arc<SessionScope>) {
-    let Some(live) = &turn.live_tools else {
-        return;
-    };
-    let super::live_tools::ToolsRefresh { notices, tools } = live.refresh();
-    for notice in notices {
-        turn.events.emit(AgentEvent::Notice(notice));
-    }
-    if let Some(tools) = tools {
-        *session = Arc::new(SessionScope {
-            tools,
-            ..session.as_ref().clone()
-        });
     }
 }
