@@ -37,8 +37,8 @@ fn request_span<T: JsonRpcResponse>(responder: &Responder<T>) -> tracing::Span {
 /// Registers one ACP request on the builder. The reply modes:
 /// - `now`: `fn(&AcpState, Req) -> Result<Resp, Error>`, answered on the dispatch loop (cheap);
 /// - `task`: `async fn(&AcpState, Req) -> Result<Resp, Error>`, answered from its own task;
-/// - `serial`: `async fn(&AcpState, Req, cx) -> Result<Resp, Error>`, queued behind earlier
-///   settings changes (arrival order), answered when done;
+/// - `serial`: `async fn(&AcpState, Req, cx) -> Result<Resp, Error>`, queued behind the same
+///   session's earlier settings changes (arrival order), answered when done;
 /// - `owns`: `async fn(&AcpState, Req, Responder, cx)` on its own task, answering itself (it
 ///   sends notifications that must follow the answer);
 /// - `starts`: `fn(Arc<AcpState>, Req, Responder, cx)` on the dispatch loop, answering itself
@@ -73,9 +73,9 @@ macro_rules! route {
         $agent.on_receive_request(
             async move |req: $req, responder, cx| {
                 let (queue, span) = (state.clone(), request_span(&responder));
-                let state = state.clone();
+                let (state, session) = (state.clone(), req.session_id.0.to_string());
                 let work = async move { reply(responder, $handler(&state, req, cx).await) };
-                queue.serially(Box::pin(work.instrument(span)));
+                queue.serially(&session, Box::pin(work.instrument(span)));
                 Ok(())
             },
             on_receive_request!(),

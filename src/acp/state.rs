@@ -1,8 +1,9 @@
 //! State shared by the protocol handlers: the session manager, the client's capabilities
-//! (remembered at `initialize`, read-only afterwards), the queue that applies settings
-//! changes in arrival order, and when stdout last carried a frame.
+//! (remembered at `initialize`, read-only afterwards), each session's queue that applies its
+//! settings changes in arrival order, and when stdout last carried a frame.
 
-use std::sync::{Arc, Mutex, OnceLock};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use agent_client_protocol::v1::schema::ClientCapabilities;
 use futures::future::BoxFuture;
@@ -15,8 +16,9 @@ use crate::sync::lock;
 pub struct AcpState {
     pub manager: Arc<SessionManager>,
     client_caps: Mutex<ClientCapabilities>,
-    /// Settings changes run one at a time in arrival order (see [`AcpState::serially`]).
-    serial: OnceLock<mpsc::UnboundedSender<BoxFuture<'static, ()>>>,
+    /// Each session's settings changes run one at a time in arrival order (see
+    /// [`AcpState::serially`]); sessions do not wait for each other.
+    serial: Mutex<HashMap<String, mpsc::UnboundedSender<BoxFuture<'static, ()>>>>,
     /// Running subagent sessions, so `session/cancel` naming one cancels that child.
     pub subagents: Arc<super::subagents::ChildRoutes>,
     /// When stdout last carried a frame (a running turn's keepalive reads it).
@@ -28,18 +30,21 @@ impl AcpState {
         AcpState {
             manager,
             client_caps: Mutex::new(ClientCapabilities::default()),
-            serial: OnceLock::new(),
+            serial: Mutex::default(),
             subagents: Arc::default(),
             traffic: super::wire::Traffic::default(),
         }
     }
 
-    /// Runs `work` after every earlier `serially` work has finished. Handlers run on the SDK's
-    /// dispatch loop in arrival order, so two quick `set_mode` calls apply in that order and
-    /// memory always equals the database — which separate tasks would not guarantee.
-    pub fn serially(&self, work: BoxFuture<'static, ()>) {
-        let sender = self.serial.get_or_init(|| {
+    /// Runs `work` after every earlier `serially` work of the same session has finished.
+    /// Handlers run on the SDK's dispatch loop in arrival order, so two quick `set_mode` calls
+    /// apply in that order and memory always equals the database — which separate tasks would
+    /// not guarantee. Another session's changes never wait behind these.
+    pub fn serially(&self, session_id: &str, work: BoxFuture<'static, ()>) {
+        let mut queues = lock(&self.serial);
+        let sender = queues.entry(session_id.to_string()).or_insert_with(|| {
             let (sender, mut receiver) = mpsc::unbounded_channel::<BoxFuture<'static, ()>>();
+            // Ends when the session's sender is dropped (`forget_session`) and the queue drained.
             tokio::spawn(async move {
                 while let Some(work) = receiver.recv().await {
                     work.await;
@@ -48,8 +53,16 @@ impl AcpState {
             sender
         });
         if sender.send(work).is_err() {
-            tracing::error!("the settings queue stopped; a settings change was dropped");
+            tracing::error!(
+                session = session_id,
+                "the settings queue stopped; a settings change was dropped"
+            );
         }
+    }
+
+    /// Drops a closed or deleted session's settings queue (what is queued still runs).
+    pub fn forget_session(&self, session_id: &str) {
+        lock(&self.serial).remove(session_id);
     }
 
     pub fn set_client_caps(&self, caps: ClientCapabilities) {

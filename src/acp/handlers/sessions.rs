@@ -184,6 +184,7 @@ pub async fn list_sessions(state: &AcpState, req: ListSessionsRequest) -> Result
 
 pub async fn close_session(state: &AcpState, req: CloseSessionRequest) -> Result<CloseSessionResponse, Error> {
     let id = req.session_id.0.to_string();
+    state.forget_session(&id);
     if !state.manager.close(&id).await {
         // Not live: fine if it exists in the store (nothing to free), an error otherwise.
         let known = state.manager.exists(&id).await.map_err(to_rpc)?;
@@ -195,6 +196,7 @@ pub async fn close_session(state: &AcpState, req: CloseSessionRequest) -> Result
 }
 
 pub async fn delete_session(state: &AcpState, req: DeleteSessionRequest) -> Result<DeleteSessionResponse, Error> {
+    state.forget_session(&req.session_id.0);
     state.manager.delete(&req.session_id.0).await.map_err(to_rpc)?;
     Ok(DeleteSessionResponse::new())
 }
