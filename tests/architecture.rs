@@ -224,6 +224,8 @@ const NOT_TOOL_KNOWLEDGE: &[(&str, &str)] = &[
     ("src/acp/options.rs", "mode"),
     // A JSON-RPC error object's `code` (execute_code's argument has the same name).
     ("src/acp/wire/validate.rs", "code"),
+    // Rust's build folder, which checkpoints skip as regenerable (a tool argument shares the name).
+    ("src/session/checkpoints/excludes.rs", "target"),
 ];
 
 /// A tool owns its identity: no tool name as a string literal outside `src/tools/` (anywhere,

@@ -25,6 +25,9 @@ pub enum UndoReport {
         /// The undone turn's prompt, first line.
         prompt: String,
         restored: Vec<Restored>,
+        /// Files the checkpoint could not see (left out, or in a regenerable folder), left
+        /// as they are.
+        kept: Vec<String>,
     },
     /// Some files could not be put back; the turn stays in the conversation (run it again).
     Partial {
@@ -70,18 +73,19 @@ impl SessionManager {
             .into_iter()
             .find(|c| c.turn_seq == turn.seq);
         let mut restored = Vec::new();
+        let mut kept = Vec::new();
         if let Some(checkpoint) = checkpoint {
             let cwd = PathBuf::from(&checkpoint.cwd);
-            let (done, failures) = checkpoints::restore(&self.config().home, &cwd, &checkpoint.commit_id, fs.as_ref())
+            let done = checkpoints::restore(&self.config().home, &cwd, &checkpoint.commit_id, fs.as_ref())
                 .await
                 .map_err(|e| SessionError::Internal(format!("nothing was changed: {e}")))?;
-            if !failures.is_empty() {
+            if !done.failures.is_empty() {
                 return Ok(UndoReport::Partial {
-                    restored: done,
-                    failures,
+                    restored: done.restored,
+                    failures: done.failures,
                 });
             }
-            restored = done;
+            (restored, kept) = (done.restored, done.kept);
         }
         self.store().undo_turn(&session.id, turn.seq).await?;
         let (_, live) = self
@@ -95,6 +99,7 @@ impl SessionManager {
         Ok(UndoReport::Undone {
             prompt: turn.prompt,
             restored,
+            kept,
         })
     }
 
@@ -117,7 +122,7 @@ impl SessionManager {
                     .and_then(|shadow| {
                         let to = match newer {
                             Some(n) => n.commit_id.clone(),
-                            None => shadow.current_tree(&row.commit_id).ok()?,
+                            None => shadow.current().ok()?,
                         };
                         shadow.count_changes(&row.commit_id, &to).ok()
                     });

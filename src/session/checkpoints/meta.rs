@@ -1,0 +1,272 @@
+//! The small mutable metadata of every git repository in the session folder, snapshotted so
+//! ref moves are undone too: `HEAD`, `ORIG_HEAD` and the other `*_HEAD` files, `packed-refs`,
+//! `refs/`, `logs/` (reflogs, the stash list), `index`, rebase/merge state, `info/`, and the
+//! same inside `modules/*` (submodules) and `worktrees/*`. Left out: `objects/` (append-only
+//! content; large), `hooks/`, `config` and `config.worktree` (commands cannot write them —
+//! read-only in the sandbox — and a restore never writes over them), and LFS/annex stores.
+//!
+//! A snapshot tree keeps it under its `.git` entry (beside `files/`): one subtree per `.git`
+//! entry of the folder, named by its encoded path (`%2Egit`, `vendor%2Flib%2F%2Egit`), plus
+//! the snapshot's own records (`excluded`, `left-out`, `cutoff`) that tell a restore what was
+//! never in it. Like the folder's files, a metadata file is read again only when its stat data
+//! changed since the last snapshot.
+
+use std::path::{Path, PathBuf};
+
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode, percent_encode};
+
+use super::CheckpointError;
+use super::excludes::Limits;
+use super::index_file::StatData;
+use super::walk::{self, DotGit, LeftOut, Why};
+
+/// The root tree entry holding the metadata.
+pub const ENTRY: &str = ".git";
+
+/// The snapshot's own records (never a `.git` key: keys always end in `%2Egit`).
+pub const RECORD_EXCLUDED: &str = "excluded";
+pub const RECORD_LEFT_OUT: &str = "left-out";
+pub const RECORD_CUTOFF: &str = "cutoff";
+
+/// Everything but letters, digits, `-` and `_` is encoded, so a key is one path component
+/// git accepts.
+const KEY: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_');
+
+/// Top-level entries of a git directory that are never snapshotted or restored.
+const SKIPPED_DIRS: &[&[u8]] = &[b"objects", b"hooks", b"lfs", b"annex", b"fsmonitor--daemon"];
+const SKIPPED_FILES: &[&[u8]] = &[b"config", b"config.worktree"];
+
+/// One metadata file (or record) to store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MetaFile {
+    /// Its path under the `.git` entry of the snapshot tree.
+    pub path: Vec<u8>,
+    pub abs: PathBuf,
+    pub stat: StatData,
+    pub mode: u32,
+}
+
+/// The key of a `.git` entry at walk path `rel`.
+pub fn encode_key(rel: &[u8]) -> String {
+    percent_encode(rel, KEY).to_string()
+}
+
+/// The walk path of a `.git` entry from its key; `None` for records and anything that does
+/// not name a `.git` inside the folder.
+pub fn decode_key(key: &[u8]) -> Option<Vec<u8>> {
+    let rel: Vec<u8> = percent_decode(key).collect();
+    let mut parts = rel.split(|b| *b == b'/');
+    let valid = parts.clone().next_back() == Some(b".git".as_slice())
+        && parts.all(|p| !p.is_empty() && p != b"." && p != b"..");
+    valid.then_some(rel)
+}
+
+/// Whether `rest` (a path inside a git directory) is something a restore must never write:
+/// objects, hooks, configuration.
+pub fn protected(rest: &[u8]) -> bool {
+    let parts: Vec<&[u8]> = rest.split(|b| *b == b'/').collect();
+    let first = parts.first().copied().unwrap_or_default();
+    if SKIPPED_DIRS.contains(&first) || SKIPPED_FILES.contains(&first) {
+        return true;
+    }
+    // Inside submodules and worktrees the same names sit deeper.
+    matches!(first, b"modules" | b"worktrees")
+        && parts
+            .iter()
+            .skip(1)
+            .any(|p| SKIPPED_DIRS.contains(p) || SKIPPED_FILES.contains(p))
+}
+
+/// Lists the metadata files of one `.git` entry of the folder at `root`.
+pub fn list(root: &Path, dot_git: &DotGit, limits: Limits, out: &mut Vec<MetaFile>, left_out: &mut Vec<LeftOut>) {
+    let abs = walk::absolute(root, &dot_git.path);
+    let key = encode_key(&dot_git.path).into_bytes();
+    let mut lister = Lister {
+        limits,
+        out,
+        left_out,
+        walk_prefix: dot_git.path.clone(),
+    };
+    if dot_git.is_dir {
+        lister.git_dir(&abs, &key, &[]);
+    } else {
+        lister.file(&abs, key, &[]);
+    }
+}
+
+struct Lister<'a> {
+    limits: Limits,
+    out: &'a mut Vec<MetaFile>,
+    left_out: &'a mut Vec<LeftOut>,
+    /// The `.git` entry's walk path, for naming left-out files.
+    walk_prefix: Vec<u8>,
+}
+
+impl Lister<'_> {
+    fn git_dir(&mut self, abs: &Path, key: &[u8], rest: &[u8]) {
+        for (name, kind) in sorted(abs) {
+            let (child, child_rest) = (abs.join(walk::path_from_bytes(&name)), join(rest, &name));
+            let child_key = join(key, &name);
+            if kind.is_dir() {
+                match name.as_slice() {
+                    n if SKIPPED_DIRS.contains(&n) => {}
+                    b"modules" => self.modules(&child, &child_key, &child_rest),
+                    b"worktrees" => {
+                        for (sub, _) in sorted(&child).into_iter().filter(|(_, k)| k.is_dir()) {
+                            let path = child.join(walk::path_from_bytes(&sub));
+                            self.git_dir(&path, &join(&child_key, &sub), &join(&child_rest, &sub));
+                        }
+                    }
+                    _ => self.all(&child, &child_key, &child_rest),
+                }
+            } else if kind.is_file() && !SKIPPED_FILES.contains(&name.as_slice()) {
+                self.file(&child, child_key, &child_rest);
+            }
+        }
+    }
+
+    /// `modules/` holds submodule git directories, possibly under nested names.
+    fn modules(&mut self, abs: &Path, key: &[u8], rest: &[u8]) {
+        for (name, _) in sorted(abs).into_iter().filter(|(_, k)| k.is_dir()) {
+            let child = abs.join(walk::path_from_bytes(&name));
+            let (child_key, child_rest) = (join(key, &name), join(rest, &name));
+            match child.join("HEAD").is_file() {
+                true => self.git_dir(&child, &child_key, &child_rest),
+                false => self.modules(&child, &child_key, &child_rest),
+            }
+        }
+    }
+
+    fn all(&mut self, abs: &Path, key: &[u8], rest: &[u8]) {
+        for (name, kind) in sorted(abs) {
+            let child = abs.join(walk::path_from_bytes(&name));
+            let (child_key, child_rest) = (join(key, &name), join(rest, &name));
+            if kind.is_dir() {
+                self.all(&child, &child_key, &child_rest);
+            } else if kind.is_file() {
+                self.file(&child, child_key, &child_rest);
+            }
+        }
+    }
+
+    fn file(&mut self, abs: &Path, path: Vec<u8>, rest: &[u8]) {
+        let named = || {
+            let mut p = self.walk_prefix.clone();
+            if !rest.is_empty() {
+                p.push(b'/');
+                p.extend_from_slice(rest);
+            }
+            p
+        };
+        let meta = match std::fs::symlink_metadata(abs) {
+            Ok(meta) if meta.is_file() => meta,
+            Ok(_) => return,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
+            Err(_) => {
+                let path = named();
+                self.left_out.push(LeftOut {
+                    path,
+                    why: Why::Unreadable,
+                });
+                return;
+            }
+        };
+        let why = if meta.len() > self.limits.max_file_bytes {
+            Some(Why::TooBig)
+        } else if self.out.len() >= self.limits.max_files {
+            Some(Why::PastCount)
+        } else if std::fs::File::open(abs).is_err() {
+            Some(Why::Unreadable)
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            let path = named();
+            self.left_out.push(LeftOut { path, why });
+            return;
+        }
+        self.out.push(MetaFile {
+            path,
+            abs: abs.to_path_buf(),
+            stat: StatData::of(&meta),
+            mode: walk::git_mode(&meta),
+        });
+    }
+}
+
+/// The snapshot's records as files in the shadow repository (rewritten only when their
+/// content changes, so the stat cache keeps them): regenerable folders skipped, paths left out,
+/// the count cap's cutoff. Each holds NUL-terminated walk paths.
+pub fn records(
+    git_dir: &Path,
+    excluded: &[Vec<u8>],
+    left_out: &[LeftOut],
+    cutoff: Option<&[u8]>,
+) -> Result<Vec<MetaFile>, CheckpointError> {
+    let dir = git_dir.join("hermes-records");
+    std::fs::create_dir_all(&dir)?;
+    let nul_joined = |paths: &mut dyn Iterator<Item = &[u8]>| {
+        let mut out = Vec::new();
+        for p in paths {
+            out.extend_from_slice(p);
+            out.push(0);
+        }
+        out
+    };
+    let contents = [
+        (RECORD_EXCLUDED, nul_joined(&mut excluded.iter().map(Vec::as_slice))),
+        (
+            RECORD_LEFT_OUT,
+            nul_joined(&mut left_out.iter().map(|l| l.path.as_slice())),
+        ),
+        (RECORD_CUTOFF, nul_joined(&mut cutoff.into_iter())),
+    ];
+    let mut files = Vec::with_capacity(contents.len());
+    for (name, content) in contents {
+        let path = dir.join(name);
+        if std::fs::read(&path).ok().as_deref() != Some(content.as_slice()) {
+            std::fs::write(&path, &content)?;
+        }
+        let meta = std::fs::symlink_metadata(&path)?;
+        files.push(MetaFile {
+            path: name.as_bytes().to_vec(),
+            abs: path,
+            stat: StatData::of(&meta),
+            mode: 0o100644,
+        });
+    }
+    Ok(files)
+}
+
+/// Splits a NUL-terminated record into its paths.
+pub fn record_paths(content: &[u8]) -> Vec<Vec<u8>> {
+    content
+        .split(|b| *b == 0)
+        .filter(|p| !p.is_empty())
+        .map(<[u8]>::to_vec)
+        .collect()
+}
+
+fn sorted(dir: &Path) -> Vec<(Vec<u8>, std::fs::FileType)> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| Some((walk::path_bytes(Path::new(&e.file_name())), e.file_type().ok()?)))
+        .collect();
+    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    entries
+}
+
+fn join(base: &[u8], name: &[u8]) -> Vec<u8> {
+    let mut out = base.to_vec();
+    if !out.is_empty() {
+        out.push(b'/');
+    }
+    out.extend_from_slice(name);
+    out
+}
+
+#[cfg(test)]
+#[path = "meta_tests.rs"]
+mod tests;

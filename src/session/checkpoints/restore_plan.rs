@@ -1,0 +1,213 @@
+//! What a restore does, decided before anything is touched: the paths that differ between a
+//! checkpoint and the folder now, each mapped to the file it stands for (metadata under
+//! `.git/<key>/…` back to `<repo>/.git/…`), with the checkpoint's content and mode. A file
+//! the checkpoint did not contain is removed only when the checkpoint could have seen it: never
+//! inside a folder it skipped as regenerable, never a path it left out, never past the count
+//! cap's cutoff, and never for checkpoints of earlier versions, which recorded none of this.
+
+use std::path::Path;
+
+use super::CheckpointError;
+use super::import::FILES;
+use super::meta;
+use super::shadow::{Change, ChangeKind, Records, Shadow};
+use super::walk::walk_order;
+
+const GITLINK: u32 = 0o160000;
+
+/// One file to put back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// The file, relative to the session folder.
+    pub rel: Vec<u8>,
+    pub kind: ChangeKind,
+    /// The checkpoint's git mode.
+    pub mode: u32,
+    /// The checkpoint's content; `None` for a file to remove.
+    pub content: Option<Vec<u8>>,
+    /// Git metadata: written to the disk, never through the editor.
+    pub metadata: bool,
+}
+
+/// Everything a restore will do, and what it will leave alone.
+#[derive(Debug, Default)]
+pub struct Plan {
+    pub steps: Vec<Step>,
+    /// Files the checkpoint did not contain and could not see: left as they are.
+    pub kept: Vec<String>,
+    /// Paths the restore refuses to write (why, per path).
+    pub refused: Vec<String>,
+}
+
+/// Where a tree path leads.
+#[derive(Debug, PartialEq, Eq)]
+enum Place {
+    Work(Vec<u8>),
+    Metadata(Vec<u8>),
+    /// One of the snapshot's own records.
+    Record,
+    Refused(&'static str),
+}
+
+/// Plans putting the folder of `home`'s shadow `cwd` back to `commit`.
+pub fn plan(home: &Path, cwd: &Path, commit: &str) -> Result<Plan, CheckpointError> {
+    let shadow = Shadow::open(home, cwd)?;
+    let current = shadow.current()?;
+    let records = shadow.records(commit)?;
+    let changes = shadow.changes(commit, &current, records.is_some())?;
+    let mut plan = Plan::default();
+    let mut wanted: Vec<(Change, Vec<u8>, bool)> = Vec::new();
+    for change in changes {
+        if change.old_mode == GITLINK {
+            continue;
+        }
+        let (rel, metadata) = match place(&change.path, records.is_some()) {
+            Place::Work(rel) => (rel, false),
+            Place::Metadata(rel) => (rel, true),
+            Place::Record => continue,
+            Place::Refused(why) => {
+                plan.refused.push(format!("{}: {why}", display(&change.path)));
+                continue;
+            }
+        };
+        if change.kind == ChangeKind::Created && !removable(&rel, metadata, records.as_ref()) {
+            plan.kept.push(display(&rel));
+            continue;
+        }
+        wanted.push((change, rel, metadata));
+    }
+    let blobs: Vec<&str> = wanted
+        .iter()
+        .filter(|(c, ..)| c.kind != ChangeKind::Created)
+        .map(|(c, ..)| c.old_blob.as_str())
+        .collect();
+    let mut contents = shadow.blobs(&blobs)?.into_iter();
+    plan.steps = wanted
+        .into_iter()
+        .map(|(change, rel, metadata)| Step {
+            content: (change.kind != ChangeKind::Created).then(|| contents.next().unwrap_or_default()),
+            rel,
+            kind: change.kind,
+            mode: change.old_mode,
+            metadata,
+        })
+        .collect();
+    Ok(plan)
+}
+
+/// Where a tree path leads. Checkpoints of earlier versions (`recorded` false) held only the
+/// folder's files, at the top of the tree.
+fn place(path: &[u8], recorded: bool) -> Place {
+    if !recorded {
+        return Place::Work(path.to_vec());
+    }
+    if let Some(file) = path.strip_prefix(format!("{FILES}/").as_bytes()) {
+        return Place::Work(file.to_vec());
+    }
+    let Some(inside) = path.strip_prefix(format!("{}/", meta::ENTRY).as_bytes()) else {
+        return Place::Refused("not a path of the folder");
+    };
+    let (key, rest) = match memchr::memchr(b'/', inside) {
+        Some(i) => (&inside[..i], &inside[i + 1..]),
+        None => (inside, &[][..]),
+    };
+    if [meta::RECORD_EXCLUDED, meta::RECORD_LEFT_OUT, meta::RECORD_CUTOFF]
+        .iter()
+        .any(|r| r.as_bytes() == key)
+    {
+        return Place::Record;
+    }
+    let Some(mut rel) = meta::decode_key(key) else {
+        return Place::Refused("not a git directory of this folder");
+    };
+    if !rest.is_empty() {
+        if meta::protected(rest) || rest.split(|b| *b == b'/').any(|p| p == b".." || p.is_empty()) {
+            return Place::Refused("git objects, hooks and configuration are never restored");
+        }
+        rel.push(b'/');
+        rel.extend_from_slice(rest);
+    }
+    Place::Metadata(rel)
+}
+
+/// Whether a file absent from the checkpoint may be removed: only if the checkpoint would
+/// have held it.
+fn removable(rel: &[u8], metadata: bool, records: Option<&Records>) -> bool {
+    let Some(records) = records else {
+        return false;
+    };
+    let under = |dir: &Vec<u8>| rel == dir.as_slice() || (rel.starts_with(dir) && rel.get(dir.len()) == Some(&b'/'));
+    if records.left_out.iter().any(under) {
+        return false;
+    }
+    if metadata {
+        return true;
+    }
+    !records.excluded.iter().any(under)
+        && records
+            .cutoff
+            .as_ref()
+            .is_none_or(|c| walk_order(rel, c) != std::cmp::Ordering::Greater)
+}
+
+/// A path for people (lossy where it is not UTF-8).
+pub fn display(path: &[u8]) -> String {
+    String::from_utf8_lossy(path).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tree_paths_lead_to_files_metadata_or_nowhere() {
+        assert_eq!(place(b"files/src/a.rs", true), Place::Work(b"src/a.rs".to_vec()));
+        assert_eq!(
+            place(b"src/a.rs", false),
+            Place::Work(b"src/a.rs".to_vec()),
+            "earlier versions"
+        );
+        assert_eq!(place(b".git/%2Egit/HEAD", true), Place::Metadata(b".git/HEAD".to_vec()));
+        assert_eq!(
+            place(b".git/sub%2F%2Egit/refs/heads/main", true),
+            Place::Metadata(b"sub/.git/refs/heads/main".to_vec())
+        );
+        assert_eq!(place(b".git/sub%2F%2Egit", true), Place::Metadata(b"sub/.git".to_vec()));
+        assert_eq!(place(b".git/left-out", true), Place::Record);
+        for refused in [
+            ".git/%2Egit/hooks/pre-commit",
+            ".git/%2Egit/config",
+            ".git/%2Egit/objects/ab/cdef",
+            ".git/%2Egit/modules/lib/hooks/post-checkout",
+            ".git/%2E%2E%2F%2Egit/HEAD",
+            ".git/elsewhere/HEAD",
+            "src/a.rs",
+        ] {
+            assert!(
+                matches!(place(refused.as_bytes(), true), Place::Refused(_)),
+                "{refused}"
+            );
+        }
+    }
+
+    #[test]
+    fn only_files_the_checkpoint_could_see_are_removed() {
+        let mut records = Records {
+            excluded: vec![b"node_modules".to_vec()],
+            left_out: vec![b"big.bin".to_vec(), b"locked".to_vec()],
+            cutoff: None,
+        };
+        assert!(removable(b"new.txt", false, Some(&records)));
+        assert!(!removable(b"node_modules/x/y.js", false, Some(&records)));
+        assert!(removable(b"node_modules2/x", false, Some(&records)));
+        assert!(!removable(b"big.bin", false, Some(&records)));
+        assert!(!removable(b"locked/inner", false, Some(&records)));
+        assert!(removable(b".git/refs/heads/new", true, Some(&records)));
+        assert!(!removable(b"new.txt", false, None), "an earlier version's checkpoint");
+        records.cutoff = Some(b"m/z".to_vec());
+        assert!(removable(b"a.txt", false, Some(&records)));
+        assert!(removable(b"m/a", false, Some(&records)));
+        assert!(!removable(b"n/a", false, Some(&records)), "past the cutoff");
+        assert!(!removable(b"new.txt", false, Some(&records)), "past the cutoff");
+    }
+}
