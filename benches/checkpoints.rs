@@ -1,7 +1,8 @@
 //! Criterion bench of `/undo` checkpoints on a generated 10 000-file project: the first
 //! snapshot (a fresh shadow repository), an incremental snapshot after 10 files changed
-//! (target ≤ 50 ms), and restoring a checkpoint after 100 files changed (80 modified, 10
-//! deleted, 10 created) through the local file system.
+//! (target ≤ 50 ms), an unchanged folder, the same incremental snapshot with a nested git
+//! repository of 1 000 files whose ref moved, and restoring a checkpoint after 100 files
+//! changed (80 modified, 10 deleted, 10 created) through the local file system.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -30,6 +31,34 @@ fn project(root: &Path) {
     }
 }
 
+fn git(dir: &Path, args: &[&str]) {
+    let status = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "b")
+        .env("GIT_AUTHOR_EMAIL", "b@b")
+        .env("GIT_COMMITTER_NAME", "b")
+        .env("GIT_COMMITTER_EMAIL", "b@b")
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "git {args:?}");
+}
+
+/// A repository of 1 000 committed files.
+fn nested_repository(dir: &Path) {
+    for i in 0..1000 {
+        let path = dir.join(format!("m{:02}/f{i:03}.txt", i / 100));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, format!("nested {i}\n")).unwrap();
+    }
+    git(dir, &["init", "-q", "-b", "main"]);
+    git(dir, &["add", "."]);
+    git(dir, &["commit", "-qm", "nested"]);
+}
+
 fn bench(c: &mut Criterion) {
     let home = tempfile::tempdir().unwrap();
     let work = tempfile::tempdir().unwrap();
@@ -44,7 +73,13 @@ fn bench(c: &mut Criterion) {
             || {
                 let _ = std::fs::remove_dir_all(&shadow_path);
             },
-            |()| Shadow::open(home.path(), &root).unwrap().snapshot("first").unwrap(),
+            |()| {
+                Shadow::open(home.path(), &root)
+                    .unwrap()
+                    .snapshot("first")
+                    .unwrap()
+                    .commit
+            },
             BatchSize::PerIteration,
         )
     });
@@ -60,16 +95,37 @@ fn bench(c: &mut Criterion) {
                     std::fs::write(file(&root, i * 997), format!("// round {round}\n")).unwrap();
                 }
             },
-            |()| shadow.snapshot("incremental").unwrap(),
+            |()| shadow.snapshot("incremental").unwrap().commit,
             BatchSize::PerIteration,
         )
     });
+
+    group.bench_function("unchanged", |b| b.iter(|| shadow.snapshot("unchanged").unwrap().commit));
+
+    let nested = root.join("vendor/lib");
+    nested_repository(&nested);
+    shadow.snapshot("with nested").unwrap();
+    group.bench_function("incremental_10_touched_nested_repo_ref_moved", |b| {
+        b.iter_batched(
+            || {
+                round += 1;
+                for i in 0..10 {
+                    std::fs::write(file(&root, i * 997), format!("// round {round}\n")).unwrap();
+                }
+                let branch = format!("b{}", round % 2);
+                git(&nested, &["branch", "-f", &branch]);
+            },
+            |()| shadow.snapshot("incremental").unwrap().commit,
+            BatchSize::PerIteration,
+        )
+    });
+    std::fs::remove_dir_all(root.join("vendor")).unwrap();
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .unwrap();
-    let checkpoint = shadow.snapshot("before undo").unwrap();
+    let checkpoint = shadow.snapshot("before undo").unwrap().commit;
     group.bench_function("undo_100_files", |b| {
         b.iter_batched(
             || {
@@ -84,10 +140,10 @@ fn bench(c: &mut Criterion) {
                 }
             },
             |()| {
-                let (done, failed) = runtime
+                let done = runtime
                     .block_on(restore(home.path(), &root, &checkpoint, &LocalFs))
                     .unwrap();
-                assert_eq!((done.len(), failed.len()), (100, 0));
+                assert_eq!((done.restored.len(), done.failures.len()), (100, 0));
             },
             BatchSize::PerIteration,
         )

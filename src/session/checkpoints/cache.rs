@@ -1,17 +1,17 @@
 //! The stat cache of a shadow repository (`hermes-cache`): for every path of the last snapshot
-//! tree, the stat data, mode and blob id it was stored with, and which commit that was. A file
-//! whose stat data and mode are unchanged is not read again; a file modified no earlier than
-//! the walk that recorded it (git's "racily clean" case) is. Binary, so a 10 000-entry cache
-//! loads in well under a millisecond. A cache that does not match the current tip (missing,
-//! from an earlier version, or another process moved the ref) is discarded and the next
-//! snapshot rebuilds the tree whole.
+//! tree, the stat data, mode and blob id it was stored with, the content of the snapshot's
+//! records, and which commit that was. A file whose stat data and mode are unchanged is not
+//! read again; a file modified no earlier than the walk that recorded it (git's "racily clean"
+//! case) is. Binary, so a 10 000-entry cache loads in a few milliseconds. A cache that does not
+//! match the current tip (missing, from an earlier version, torn by a crash, or another process
+//! moved the ref) is discarded and the next snapshot rebuilds the tree whole.
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use super::index_file::StatData;
 
-const MAGIC: &[u8; 8] = b"HRMSCC01";
+const MAGIC: &[u8; 8] = b"HRMSCC02";
 
 /// What one path was stored with.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,6 +31,8 @@ pub struct Cache {
     pub walked: (u32, u32),
     /// By tree path.
     pub entries: HashMap<Vec<u8>, Cached>,
+    /// The records' content, by tree path.
+    pub records: HashMap<Vec<u8>, Vec<u8>>,
 }
 
 impl Cache {
@@ -46,7 +48,9 @@ impl Cache {
             .is_some_and(|c| c.mode == mode && c.stat.same_file_state(stat) && c.stat.mtime < self.walked)
     }
 
-    /// Writes the cache atomically; a failure removes it (the next snapshot rebuilds).
+    /// Writes the cache in place (no new file: creating files is the slow part of a snapshot
+    /// on a busy file system). A torn write does not parse, and a failure removes the cache:
+    /// either way the next snapshot rebuilds.
     pub fn save(&self, path: &Path) {
         let mut out = Vec::with_capacity(64 + self.entries.len() * 96);
         out.extend_from_slice(MAGIC);
@@ -66,11 +70,15 @@ impl Cache {
                 out.extend_from_slice(field);
             }
         }
-        let tmp = path.with_extension("tmp");
-        if std::fs::write(&tmp, out)
-            .and_then(|()| std::fs::rename(&tmp, path))
-            .is_err()
-        {
+        out.extend_from_slice(&(self.records.len() as u32).to_be_bytes());
+        for (path, content) in &self.records {
+            for field in [path.as_slice(), content.as_slice()] {
+                out.extend_from_slice(&(field.len() as u32).to_be_bytes());
+                out.extend_from_slice(field);
+            }
+        }
+        out.extend_from_slice(MAGIC);
+        if std::fs::write(path, out).is_err() {
             let _ = std::fs::remove_file(path);
         }
     }
@@ -97,10 +105,21 @@ fn parse(bytes: &[u8]) -> Option<Cache> {
         };
         entries.insert(path, Cached { mode: n[0], stat, oid });
     }
+    let count = reader.u32()? as usize;
+    let mut records = HashMap::with_capacity(count.min(16));
+    for _ in 0..count {
+        let path = reader.field()?.to_vec();
+        records.insert(path, reader.field()?.to_vec());
+    }
+    // The trailing magic: a write cut short is not a cache.
+    if reader.take(MAGIC.len())? != MAGIC || reader.at != bytes.len() {
+        return None;
+    }
     Some(Cache {
         commit: (!commit.is_empty()).then_some(commit),
         walked,
         entries,
+        records,
     })
 }
 
@@ -144,6 +163,7 @@ mod tests {
             commit: Some("c0ffee".into()),
             walked: (20, 0),
             entries: HashMap::new(),
+            records: HashMap::from([(b".git/left-out".to_vec(), b"big.bin\0".to_vec())]),
         };
         cache.entries.insert(
             b"files/a b\n".to_vec(),
@@ -170,7 +190,8 @@ mod tests {
             "modified as the walk began"
         );
         assert_eq!(Cache::load(&dir.path().join("missing")), Cache::default());
-        std::fs::write(dir.path().join("junk"), b"HRMSCC01\xff").unwrap();
-        assert_eq!(Cache::load(&dir.path().join("junk")), Cache::default());
+        let whole = std::fs::read(dir.path().join("cache")).unwrap();
+        std::fs::write(dir.path().join("torn"), &whole[..whole.len() - 3]).unwrap();
+        assert_eq!(Cache::load(&dir.path().join("torn")), Cache::default());
     }
 }

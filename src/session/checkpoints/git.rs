@@ -42,6 +42,10 @@ const CONFIG: &[&str] = &[
     "gc.auto=0",
     "commit.gpgSign=false",
     "advice.addEmbeddedRepo=false",
+    // Each snapshot is one pack (a loose file per object costs more on a busy file system);
+    // packs are merged geometrically, without bitmaps.
+    "fastimport.unpackLimit=0",
+    "repack.writeBitmaps=false",
 ];
 
 /// Inherited variables that would point git somewhere else than the shadow repository.

@@ -1,12 +1,11 @@
 //! Writing a snapshot into the shadow repository with one `git fast-import`: the files whose
 //! stat data changed since the cached snapshot are streamed in as blobs, and one commit on
-//! `refs/hermes/checkpoints` takes the previous snapshot's tree with those paths modified and
-//! the vanished ones deleted. One process per snapshot, whatever changed; small imports are
-//! unpacked into loose objects (`fastimport.unpackLimit`), so packs do not pile up. A snapshot
-//! tree holds the folder's files under `files/` and the git metadata and the snapshot's
-//! records under `.git/`.
+//! `refs/hermes/checkpoints` takes the previous snapshot's tree with those paths modified, the
+//! vanished ones deleted and the snapshot's records written inline. One process per snapshot,
+//! whatever changed; each import is one pack (cheaper than a loose file per object), and the
+//! packs are merged geometrically once they pile up. A snapshot tree holds the folder's files
+//! under `files/` and the git metadata and the snapshot's records under `.git/`.
 
-use std::collections::HashSet;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ChildStdin;
@@ -20,10 +19,16 @@ use super::index_file::StatData;
 /// The tree entry holding the folder's files.
 pub const FILES: &str = "files";
 
+/// The ref the snapshots are chained on.
+pub const REF: &str = "refs/hermes/checkpoints";
+
 /// A first snapshot of a large folder streams every file: allow it more than one git call.
 const IMPORT_TIMEOUT: Duration = Duration::from_secs(300);
 
-/// One path the snapshot tree must hold.
+/// Past this many packs, a snapshot merges them (`git repack --geometric=2`).
+const MAX_PACKS: usize = 32;
+
+/// A path whose content must be read into the snapshot.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Wanted {
     /// The tree path (`files/…` or `.git/…`).
@@ -34,132 +39,124 @@ pub struct Wanted {
     pub mode: u32,
 }
 
-/// What differs from the cached snapshot.
+/// What a snapshot changes in the tree of the previous one.
 #[derive(Debug, Default)]
-pub struct Delta {
-    /// Indexes into the wanted paths: new, or changed since cached.
-    pub changed: Vec<usize>,
-    /// Cached paths no longer wanted.
+pub struct Changes {
+    /// New paths, and paths whose stat data or mode changed.
+    pub changed: Vec<Wanted>,
+    /// Paths of the previous tree no longer there.
     pub removed: Vec<Vec<u8>>,
-    /// The cache did not match: the tree is rebuilt whole.
+    /// Records whose content changed: (tree path, content).
+    pub inline: Vec<(Vec<u8>, Vec<u8>)>,
+    /// The cache did not describe the previous tree: the tree is rebuilt whole.
     pub full: bool,
 }
 
-impl Delta {
+impl Changes {
     pub fn is_empty(&self) -> bool {
-        self.changed.is_empty() && self.removed.is_empty() && !self.full
+        self.changed.is_empty() && self.removed.is_empty() && self.inline.is_empty() && !self.full
     }
 }
 
-/// Compares `wanted` with `cache` (rebuilding everything when `full`).
-pub fn delta(cache: &Cache, wanted: &[Wanted], full: bool) -> Delta {
-    let changed = (0..wanted.len())
-        .filter(|i| full || !cache.unchanged(&wanted[*i].path, wanted[*i].mode, &wanted[*i].stat))
-        .collect();
-    let present: HashSet<&[u8]> = wanted.iter().map(|w| w.path.as_slice()).collect();
-    let removed = match full {
-        true => Vec::new(),
-        false => cache
-            .entries
-            .keys()
-            .filter(|p| !present.contains(p.as_slice()))
-            .cloned()
-            .collect(),
-    };
-    Delta { changed, removed, full }
-}
-
-/// Imports `delta` on top of `tip` as one commit and brings `cache` up to date. Returns the
-/// commit and the wanted paths that could not be read (left out of it).
+/// Imports `changes` on top of `tip` as one commit and brings `cache` up to date. Returns the
+/// commit and the tree paths that could not be read (left out of it).
 pub fn import(
     git: &Git,
     tip: Option<&str>,
-    wanted: &[Wanted],
-    delta: Delta,
+    changes: Changes,
     message: &str,
     cache: &mut Cache,
-) -> Result<(String, Vec<usize>), CheckpointError> {
-    let marks = git.git_dir.join("hermes-marks");
-    let _ = std::fs::remove_file(&marks);
-    let sources: Vec<(Vec<u8>, PathBuf, u32)> = delta
-        .changed
+) -> Result<(String, Vec<Vec<u8>>), CheckpointError> {
+    let Changes {
+        changed,
+        removed,
+        inline,
+        full,
+    } = changes;
+    let sources: Vec<(Vec<u8>, PathBuf, u32)> = changed
         .iter()
-        .map(|i| (wanted[*i].path.clone(), wanted[*i].abs.clone(), wanted[*i].mode))
+        .map(|w| (w.path.clone(), w.abs.clone(), w.mode))
         .collect();
-    let (tip_owned, message_owned, full, removed) = (
-        tip.map(str::to_string),
-        message.to_string(),
-        delta.full,
-        delta.removed.clone(),
-    );
-    let marks_arg = format!("--export-marks={}", marks.display());
-    let args = ["fast-import", "--quiet", "--done", "--date-format=now", &marks_arg];
-    let (unread, _) = git.run_feeding(&args, IMPORT_TIMEOUT, move |stdin| {
-        let commit = Commit {
-            tip: tip_owned.as_deref(),
-            message: &message_owned,
-            full,
-            removed: &removed,
-        };
+    let commit = Commit {
+        tip: tip.map(str::to_string),
+        message: message.to_string(),
+        full,
+        removed: removed.clone(),
+        inline: inline.clone(),
+    };
+    let args = ["fast-import", "--quiet", "--done", "--date-format=now"];
+    let (unread, out) = git.run_feeding(&args, IMPORT_TIMEOUT, move |stdin| {
         let mut unread = vec![false; sources.len()];
         // A write error means git stopped reading: its exit status says why.
         let _ = stream(stdin, &sources, &commit, &mut unread);
         unread
     })?;
-    let ids = read_marks(&marks)?;
-    let commit_mark = delta.changed.len() + 1;
-    let commit = ids
-        .get(commit_mark)
-        .cloned()
-        .flatten()
-        .ok_or_else(|| CheckpointError::Corrupt("fast-import named no commit".into()))?;
-    if delta.full {
+    // `get-mark` answers: one id per blob written, in order.
+    let mut ids = String::from_utf8_lossy(&out)
+        .lines()
+        .map(str::to_string)
+        .collect::<Vec<_>>()
+        .into_iter();
+    if full {
         cache.entries.clear();
     }
-    for path in &delta.removed {
+    for path in &removed {
         cache.entries.remove(path);
     }
     let mut failed = Vec::new();
-    for (k, i) in delta.changed.iter().enumerate() {
-        let w = &wanted[*i];
-        match (unread[k], ids.get(k + 1).cloned().flatten()) {
-            (false, Some(oid)) => {
-                cache.entries.insert(
-                    w.path.clone(),
-                    Cached {
-                        mode: w.mode,
-                        stat: w.stat,
-                        oid,
-                    },
-                );
+    for (wanted, unread) in changed.into_iter().zip(unread) {
+        match unread {
+            true => {
+                cache.entries.remove(&wanted.path);
+                failed.push(wanted.path);
             }
-            _ => {
-                cache.entries.remove(&w.path);
-                failed.push(*i);
+            false => {
+                let oid = ids
+                    .next()
+                    .ok_or_else(|| CheckpointError::Corrupt("fast-import named fewer blobs".into()))?;
+                let cached = Cached {
+                    mode: wanted.mode,
+                    stat: wanted.stat,
+                    oid,
+                };
+                cache.entries.insert(wanted.path, cached);
             }
         }
     }
+    // fast-import wrote the ref when it finished.
+    let commit = std::fs::read_to_string(git.git_dir.join(REF))
+        .ok()
+        .map(|id| id.trim().to_string())
+        .filter(|id| id.len() >= 40 && Some(id.as_str()) != tip)
+        .ok_or_else(|| CheckpointError::Corrupt("fast-import did not move the checkpoint ref".into()))?;
+    for (path, content) in inline {
+        cache.records.insert(path, content);
+    }
     cache.commit = Some(commit.clone());
+    merge_packs(git);
     Ok((commit, failed))
 }
 
 /// The commit part of the stream.
-struct Commit<'a> {
-    tip: Option<&'a str>,
-    message: &'a str,
+struct Commit {
+    tip: Option<String>,
+    message: String,
     full: bool,
-    removed: &'a [Vec<u8>],
+    removed: Vec<Vec<u8>>,
+    inline: Vec<(Vec<u8>, Vec<u8>)>,
 }
 
-/// Writes the fast-import stream: blobs `:1…:n` (a file that cannot be read is skipped and
-/// flagged in `unread`), then the commit, mark `:n+1`.
+/// Writes the fast-import stream: blobs `:1…:n`, each followed by `get-mark` so its id comes
+/// back on stdout (a file that cannot be read is skipped and flagged in `unread`), then the
+/// commit.
 fn stream(
     stdin: ChildStdin,
     sources: &[(Vec<u8>, PathBuf, u32)],
-    commit: &Commit<'_>,
+    commit: &Commit,
     unread: &mut [bool],
 ) -> std::io::Result<()> {
     let mut out = BufWriter::with_capacity(1 << 16, stdin);
+    out.write_all(b"feature get-mark\n")?;
     for (k, (_, abs, mode)) in sources.iter().enumerate() {
         let content = match *mode == 0o120000 {
             true => std::fs::read_link(abs).map(|target| super::walk::path_bytes(&target)),
@@ -171,16 +168,16 @@ fn stream(
         };
         write!(out, "blob\nmark :{}\ndata {}\n", k + 1, content.len())?;
         out.write_all(&content)?;
-        out.write_all(b"\n")?;
+        out.write_all(b"\nget-mark :")?;
+        writeln!(out, "{}", k + 1)?;
     }
     write!(
         out,
-        "commit refs/hermes/checkpoints\nmark :{}\ncommitter Hermes Checkpoint <hermes@local> now\ndata {}\n{}\n",
-        sources.len() + 1,
+        "commit {REF}\ncommitter Hermes Checkpoint <hermes@local> now\ndata {}\n{}\n",
         commit.message.len(),
         commit.message
     )?;
-    if let Some(tip) = commit.tip {
+    if let Some(tip) = &commit.tip {
         writeln!(out, "from {tip}")?;
     }
     if commit.full {
@@ -201,27 +198,32 @@ fn stream(
         out.write_all(&quote(path))?;
         out.write_all(b"\n")?;
     }
+    for (path, content) in &commit.inline {
+        out.write_all(b"M 100644 inline ")?;
+        out.write_all(&quote(path))?;
+        write!(out, "\ndata {}\n", content.len())?;
+        out.write_all(content)?;
+        out.write_all(b"\n")?;
+    }
     out.write_all(b"done\n")?;
     out.flush()
 }
 
-/// Reads `--export-marks` output: `:<mark> <id>` per line, as a table by mark.
-fn read_marks(path: &std::path::Path) -> Result<Vec<Option<String>>, CheckpointError> {
-    let text = std::fs::read_to_string(path)?;
-    let mut ids: Vec<Option<String>> = Vec::new();
-    for line in text.lines() {
-        let Some((mark, id)) = line.strip_prefix(':').and_then(|l| l.split_once(' ')) else {
-            continue;
-        };
-        let Ok(mark) = mark.parse::<usize>() else {
-            continue;
-        };
-        if ids.len() <= mark {
-            ids.resize(mark + 1, None);
-        }
-        ids[mark] = Some(id.to_string());
+/// Merges the packs geometrically once there are more than `MAX_PACKS` (each import adds
+/// one). A failure only leaves more packs: the next snapshot tries again.
+fn merge_packs(git: &Git) {
+    let packs = std::fs::read_dir(git.git_dir.join("objects/pack"))
+        .map(|dir| {
+            dir.flatten()
+                .filter(|e| e.file_name().to_string_lossy().ends_with(".pack"))
+                .count()
+        })
+        .unwrap_or(0);
+    if packs > MAX_PACKS
+        && let Err(e) = git.run(&["repack", "-d", "-q", "--geometric=2"])
+    {
+        tracing::debug!(error = %e, "merging checkpoint packs failed");
     }
-    Ok(ids)
 }
 
 /// A path as fast-import reads it: as is, or C-quoted when it holds a newline, a quote or a

@@ -15,7 +15,6 @@ use std::path::{Path, PathBuf};
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode, percent_encode};
 
-use super::CheckpointError;
 use super::excludes::Limits;
 use super::index_file::StatData;
 use super::walk::{self, DotGit, LeftOut, Why};
@@ -27,6 +26,9 @@ pub const ENTRY: &str = ".git";
 pub const RECORD_EXCLUDED: &str = "excluded";
 pub const RECORD_LEFT_OUT: &str = "left-out";
 pub const RECORD_CUTOFF: &str = "cutoff";
+pub const RECORD_MODES: &str = "modes";
+/// Every record, in the order `records` writes them.
+pub const RECORDS: [&str; 4] = [RECORD_EXCLUDED, RECORD_LEFT_OUT, RECORD_CUTOFF, RECORD_MODES];
 
 /// Everything but letters, digits, `-` and `_` is encoded, so a key is one path component
 /// git accepts.
@@ -59,6 +61,22 @@ pub fn decode_key(key: &[u8]) -> Option<Vec<u8>> {
     let valid = parts.clone().next_back() == Some(b".git".as_slice())
         && parts.all(|p| !p.is_empty() && p != b"." && p != b"..");
     valid.then_some(rel)
+}
+
+/// The walk path a snapshot tree path stands for: `files/<p>` is `<p>`, `.git/<key>/<rest>`
+/// is `<the .git entry>/<rest>`; `None` for records.
+pub fn walk_path(tree_path: &[u8]) -> Option<Vec<u8>> {
+    if let Some(file) = tree_path.strip_prefix(b"files/") {
+        return Some(file.to_vec());
+    }
+    let inside = tree_path.strip_prefix(b".git/")?;
+    let (key, rest) = match memchr::memchr(b'/', inside) {
+        Some(i) => (&inside[..i], &inside[i..]),
+        None => (inside, &[][..]),
+    };
+    let mut path = decode_key(key)?;
+    path.extend_from_slice(rest);
+    Some(path)
 }
 
 /// Whether `rest` (a path inside a git directory) is something a restore must never write:
@@ -194,17 +212,15 @@ impl Lister<'_> {
     }
 }
 
-/// The snapshot's records as files in the shadow repository (rewritten only when their
-/// content changes, so the stat cache keeps them): regenerable folders skipped, paths left out,
-/// the count cap's cutoff. Each holds NUL-terminated walk paths.
+/// The snapshot's records (name, content): regenerable folders skipped, paths left out, the
+/// count cap's cutoff (each NUL-terminated walk paths), and the files' permissions
+/// (`modes.rs`).
 pub fn records(
-    git_dir: &Path,
     excluded: &[Vec<u8>],
     left_out: &[LeftOut],
     cutoff: Option<&[u8]>,
-) -> Result<Vec<MetaFile>, CheckpointError> {
-    let dir = git_dir.join("hermes-records");
-    std::fs::create_dir_all(&dir)?;
+    modes: Vec<u8>,
+) -> Vec<(&'static str, Vec<u8>)> {
     let nul_joined = |paths: &mut dyn Iterator<Item = &[u8]>| {
         let mut out = Vec::new();
         for p in paths {
@@ -213,29 +229,15 @@ pub fn records(
         }
         out
     };
-    let contents = [
+    vec![
         (RECORD_EXCLUDED, nul_joined(&mut excluded.iter().map(Vec::as_slice))),
         (
             RECORD_LEFT_OUT,
             nul_joined(&mut left_out.iter().map(|l| l.path.as_slice())),
         ),
         (RECORD_CUTOFF, nul_joined(&mut cutoff.into_iter())),
-    ];
-    let mut files = Vec::with_capacity(contents.len());
-    for (name, content) in contents {
-        let path = dir.join(name);
-        if std::fs::read(&path).ok().as_deref() != Some(content.as_slice()) {
-            std::fs::write(&path, &content)?;
-        }
-        let meta = std::fs::symlink_metadata(&path)?;
-        files.push(MetaFile {
-            path: name.as_bytes().to_vec(),
-            abs: path,
-            stat: StatData::of(&meta),
-            mode: 0o100644,
-        });
-    }
-    Ok(files)
+        (RECORD_MODES, modes),
+    ]
 }
 
 /// Splits a NUL-terminated record into its paths.

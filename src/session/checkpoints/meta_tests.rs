@@ -102,6 +102,17 @@ fn refs_reflogs_index_and_state_are_listed_never_objects_hooks_or_config() {
 }
 
 #[test]
+fn tree_paths_name_the_walk_path_they_stand_for() {
+    assert_eq!(walk_path(b"files/src/a.rs").as_deref(), Some(&b"src/a.rs"[..]));
+    assert_eq!(walk_path(b".git/%2Egit/HEAD").as_deref(), Some(&b".git/HEAD"[..]));
+    assert_eq!(
+        walk_path(b".git/vendor%2Flib%2F%2Egit/refs/heads/main").as_deref(),
+        Some(&b"vendor/lib/.git/refs/heads/main"[..])
+    );
+    assert_eq!(walk_path(b".git/left-out"), None);
+}
+
+#[test]
 fn keys_name_git_entries_and_nothing_else() {
     for rel in [".git", "vendor/lib/.git", "odd name/ü/.git"] {
         let key = encode_key(rel.as_bytes());

@@ -2,21 +2,25 @@
 //! into a shadow git repository under `HERMES_HOME/checkpoints/` (never the project's own
 //! `.git`) — every file but regenerable output, nested repositories as files, ignored files
 //! included, and the refs, reflogs and index of every repository in it; `/undo` puts back every
-//! file that differs from the last turn's snapshot, modes included. `git.rs` drives the git
-//! CLI, `shadow.rs` owns one folder's shadow repository (`walk.rs` finds the files, `meta.rs`
-//! the repositories' metadata, `cache.rs` what the last snapshot stored, `import.rs` writes a
+//! file that differs from the last turn's snapshot, permissions included. `git.rs` drives the
+//! git CLI; `shadow.rs` owns one folder's shadow repository: `walk.rs` finds the files,
+//! `meta.rs` the repositories' metadata, `modes.rs` the permission bits, `cache.rs` remembers
+//! what the last snapshot stored, `delta.rs` what changed since, `import.rs` writes a
 //! snapshot, `index_file.rs` reads git indexes, `repos.rs` finds repositories, `parse.rs`
-//! reads git's answers), `excludes.rs` what is left out and the caps, `coverage.rs` what a snapshot covers, `guard.rs` the per-turn
-//! guard tools call, `restore_plan.rs` and `restore.rs` writing files back.
+//! reads git's answers. `excludes.rs` says
+//! what is left out and the caps, `coverage.rs` what a snapshot covers, `guard.rs` is the
+//! per-turn guard tools call, `restore_plan.rs` and `restore.rs` write files back.
 
 mod cache;
 mod coverage;
+mod delta;
 mod excludes;
 pub mod git;
 mod guard;
 mod import;
 mod index_file;
 mod meta;
+mod modes;
 mod parse;
 mod repos;
 mod restore;

@@ -1,8 +1,9 @@
 //! Putting a folder back to a checkpoint (`restore_plan.rs` decides what): files the turn
 //! created are removed first (so a symlink or file that replaced a folder is gone before the
 //! folder's files come back), then every other file is written back byte for byte with the
-//! checkpoint's mode — the executable bit set or cleared, symlinks recreated as symlinks. Text
-//! of the folder's own files goes through the session's `FileSystem` first (the editor's
+//! checkpoint's permission bits (executable or not, private or not), symlinks recreated as
+//! symlinks, and permissions a command changed on untouched files are put back. Text of the
+//! folder's own files goes through the session's `FileSystem` first (the editor's
 //! `fs/write_text_file` when it offers it, so open buffers follow) and its mode is then set on
 //! the disk, since an editor keeps whatever mode the file had; binary content, symlinks and git
 //! metadata go to the disk. Nothing is written through a symlinked folder. Disk writes are
@@ -107,18 +108,37 @@ pub async fn restore(
         };
         batch.push((step, target, op));
     }
-    let written = blocking(move || {
-        batch
+    let root = cwd.to_path_buf();
+    let permissions = plan.permissions;
+    let (written, chmodded) = blocking(move || {
+        let written: Vec<_> = batch
             .into_iter()
             .map(|(step, target, op)| {
-                let result = apply(&target, step.mode, op);
+                let result = apply(&target, step.mode, step.perms, op);
                 (step, result)
             })
-            .collect::<Vec<_>>()
+            .collect();
+        let chmodded: Vec<_> = permissions
+            .into_iter()
+            .map(|(rel, perms)| {
+                let result = beneath(&root, &rel).and_then(|target| set_permissions(&target, perms));
+                (rel, result)
+            })
+            .collect();
+        (written, chmodded)
     })
     .await?;
     for (step, result) in written {
         record(&mut outcome, step, result);
+    }
+    for (rel, result) in chmodded {
+        match result {
+            Ok(()) => outcome.restored.push(Restored {
+                path: display(&rel),
+                kind: ChangeKind::Modified,
+            }),
+            Err(e) => outcome.failures.push(format!("{}: {e}", display(&rel))),
+        }
     }
     Ok(outcome)
 }
@@ -182,12 +202,17 @@ fn beneath(root: &Path, rel: &[u8]) -> std::io::Result<PathBuf> {
     Ok(target)
 }
 
-fn apply(target: &Path, mode: u32, op: DiskOp) -> std::io::Result<()> {
-    let executable = mode & 0o111 != 0;
+/// Writes one file (unless the editor did) and gives it the checkpoint's permissions: all of
+/// them when recorded, else the executable bit.
+fn apply(target: &Path, mode: u32, perms: Option<u32>, op: DiskOp) -> std::io::Result<()> {
+    let permissions = |target: &Path| match perms {
+        Some(perms) => set_permissions(target, perms),
+        None => set_executable(target, mode & 0o111 != 0),
+    };
     match op {
         DiskOp::Symlink(link) => restore_symlink(target, &link),
-        DiskOp::Write(bytes) => write(target, &bytes).and_then(|()| set_executable(target, executable)),
-        DiskOp::ModeOnly => set_executable(target, executable),
+        DiskOp::Write(bytes) => write(target, &bytes).and_then(|()| permissions(target)),
+        DiskOp::ModeOnly => permissions(target),
     }
 }
 
@@ -244,6 +269,25 @@ fn restore_symlink(target: &Path, link: &[u8]) -> std::io::Result<()> {
 #[cfg(not(unix))]
 fn restore_symlink(target: &Path, link: &[u8]) -> std::io::Result<()> {
     write(target, link)
+}
+
+/// Sets exactly these permission bits (a regular file; never through a symlink).
+#[cfg(unix)]
+fn set_permissions(path: &Path, perms: u32) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let meta = std::fs::symlink_metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    if meta.permissions().mode() & 0o7777 != perms {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(perms))?;
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn set_permissions(_path: &Path, _perms: u32) -> std::io::Result<()> {
+    Ok(())
 }
 
 /// Sets or clears the executable bits (where the read bits are) to match the checkpoint; the

@@ -1,17 +1,21 @@
 //! What a restore does, decided before anything is touched: the paths that differ between a
-//! checkpoint and the folder now, each mapped to the file it stands for (metadata under
-//! `.git/<key>/…` back to `<repo>/.git/…`), with the checkpoint's content and mode. A file
-//! the checkpoint did not contain is removed only when the checkpoint could have seen it: never
-//! inside a folder it skipped as regenerable, never a path it left out, never past the count
-//! cap's cutoff, and never for checkpoints of earlier versions, which recorded none of this.
+//! checkpoint and the folder now, each mapped to the file it stands for (`files/…` to the
+//! folder's files, metadata under `.git/<key>/…` back to `<repo>/.git/…`), with the
+//! checkpoint's content, mode and permission bits, plus the files whose permissions alone a
+//! command changed. A file the checkpoint did not contain is removed only when the checkpoint
+//! could have seen it: never inside a folder it skipped as regenerable, never a path it left
+//! out, never past the count cap's cutoff, and never for checkpoints of earlier versions, which
+//! recorded none of this.
 
+use std::collections::HashSet;
 use std::path::Path;
 
 use super::CheckpointError;
 use super::import::FILES;
 use super::meta;
+use super::modes::Modes;
 use super::shadow::{Change, ChangeKind, Records, Shadow};
-use super::walk::walk_order;
+use super::walk::{path_from_bytes, permission_bits, walk_order};
 
 const GITLINK: u32 = 0o160000;
 
@@ -27,6 +31,9 @@ pub struct Step {
     pub content: Option<Vec<u8>>,
     /// Git metadata: written to the disk, never through the editor.
     pub metadata: bool,
+    /// The permission bits the file gets once written; `None` where the checkpoint knows only
+    /// the executable bit (earlier versions; git metadata).
+    pub perms: Option<u32>,
 }
 
 /// Everything a restore will do, and what it will leave alone.
@@ -37,6 +44,8 @@ pub struct Plan {
     pub kept: Vec<String>,
     /// Paths the restore refuses to write (why, per path).
     pub refused: Vec<String>,
+    /// Files whose content is as checkpointed but whose permission bits a command changed.
+    pub permissions: Vec<(Vec<u8>, u32)>,
 }
 
 /// Where a tree path leads.
@@ -82,17 +91,59 @@ pub fn plan(home: &Path, cwd: &Path, commit: &str) -> Result<Plan, CheckpointErr
         .map(|(c, ..)| c.old_blob.as_str())
         .collect();
     let mut contents = shadow.blobs(&blobs)?.into_iter();
+    let modes = records.as_ref().map(|r| &r.modes);
     plan.steps = wanted
         .into_iter()
-        .map(|(change, rel, metadata)| Step {
-            content: (change.kind != ChangeKind::Created).then(|| contents.next().unwrap_or_default()),
-            rel,
-            kind: change.kind,
-            mode: change.old_mode,
-            metadata,
+        .map(|(change, rel, metadata)| {
+            let written = change.kind != ChangeKind::Created;
+            let regular = !metadata && change.old_mode != 0o120000;
+            Step {
+                content: written.then(|| contents.next().unwrap_or_default()),
+                perms: modes
+                    .filter(|_| written && regular)
+                    .map(|m| m.of_file(&rel, change.old_mode & 0o111 != 0)),
+                rel,
+                kind: change.kind,
+                mode: change.old_mode,
+                metadata,
+            }
         })
         .collect();
+    if let Some(base) = modes
+        && let Some(now) = shadow.records(&current)?.map(|r| r.modes)
+        && *base != now
+    {
+        let mut skip: HashSet<Vec<u8>> = plan.steps.iter().map(|s| s.rel.clone()).collect();
+        skip.extend(plan.kept.iter().map(|k| k.as_bytes().to_vec()));
+        let candidates: Vec<Vec<u8>> = match base.same_common(&now) {
+            true => base.exceptions.keys().chain(now.exceptions.keys()).cloned().collect(),
+            false => shadow.files_of(&current)?,
+        };
+        plan.permissions = permission_fixes(cwd, base, candidates, &skip);
+    }
     Ok(plan)
+}
+
+/// The files among `candidates` whose permission bits differ from the checkpoint's.
+fn permission_fixes(
+    cwd: &Path,
+    base: &Modes,
+    candidates: Vec<Vec<u8>>,
+    skip: &HashSet<Vec<u8>>,
+) -> Vec<(Vec<u8>, u32)> {
+    let mut fixes: Vec<(Vec<u8>, u32)> = candidates
+        .into_iter()
+        .filter(|p| !skip.contains(p))
+        .filter_map(|rel| {
+            let meta = std::fs::symlink_metadata(cwd.join(path_from_bytes(&rel))).ok()?;
+            let now = permission_bits(&meta);
+            let want = base.of_file(&rel, now & 0o100 != 0);
+            (meta.is_file() && now != want).then_some((rel, want))
+        })
+        .collect();
+    fixes.sort();
+    fixes.dedup();
+    fixes
 }
 
 /// Where a tree path leads. Checkpoints of earlier versions (`recorded` false) held only the
@@ -111,10 +162,7 @@ fn place(path: &[u8], recorded: bool) -> Place {
         Some(i) => (&inside[..i], &inside[i + 1..]),
         None => (inside, &[][..]),
     };
-    if [meta::RECORD_EXCLUDED, meta::RECORD_LEFT_OUT, meta::RECORD_CUTOFF]
-        .iter()
-        .any(|r| r.as_bytes() == key)
-    {
+    if meta::RECORDS.iter().any(|r| r.as_bytes() == key) {
         return Place::Record;
     }
     let Some(mut rel) = meta::decode_key(key) else {
@@ -196,6 +244,7 @@ mod tests {
             excluded: vec![b"node_modules".to_vec()],
             left_out: vec![b"big.bin".to_vec(), b"locked".to_vec()],
             cutoff: None,
+            modes: Modes::of(&[]),
         };
         assert!(removable(b"new.txt", false, Some(&records)));
         assert!(!removable(b"node_modules/x/y.js", false, Some(&records)));

@@ -249,3 +249,33 @@ async fn a_folder_swapped_for_a_symlink_is_put_back_and_nothing_lands_outside() 
     assert_eq!(std::fs::read_to_string(root.join("sub/file.txt")).unwrap(), "inside\n");
     assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
 }
+
+#[tokio::test]
+async fn permission_bits_come_back_private_files_stay_private() {
+    let (home, _work, root) = folder();
+    for name in ["a.txt", "b.txt", "c.txt", ".env", "key.pem"] {
+        std::fs::write(root.join(name), format!("{name}\n")).unwrap();
+        chmod(&root.join(name), 0o644);
+    }
+    chmod(&root.join(".env"), 0o600);
+    chmod(&root.join("key.pem"), 0o400);
+    let shadow = Shadow::open(home.path(), &root).unwrap();
+    let commit = shadow.snapshot("before").unwrap().commit;
+    // Deleted (comes back through the editor, which creates files with default permissions),
+    // loosened, and everything else made group-writable.
+    std::fs::remove_file(root.join(".env")).unwrap();
+    chmod(&root.join("key.pem"), 0o644);
+    for name in ["a.txt", "b.txt", "c.txt"] {
+        chmod(&root.join(name), 0o664);
+    }
+    let done = restore(home.path(), &root, &commit, &Editor::default()).await.unwrap();
+    assert!(done.failures.is_empty(), "{done:?}");
+    assert_eq!(mode_of(&root.join(".env")), 0o600);
+    assert_eq!(mode_of(&root.join("key.pem")), 0o400);
+    for name in ["a.txt", "b.txt", "c.txt"] {
+        assert_eq!(mode_of(&root.join(name)), 0o644, "{name}");
+    }
+    let mut paths: Vec<&str> = done.restored.iter().map(|r| r.path.as_str()).collect();
+    paths.sort();
+    assert_eq!(paths, [".env", "a.txt", "b.txt", "c.txt", "key.pem"]);
+}

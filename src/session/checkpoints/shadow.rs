@@ -17,13 +17,12 @@ use super::CheckpointError;
 use super::cache::Cache;
 use super::excludes::{self, ATTRIBUTES, Limits};
 use super::git::Git;
-use super::import::{self, FILES, Wanted};
+use super::import::{self, FILES, REF};
+use super::modes::Modes;
 use super::parse::{parse_batch, parse_raw};
 use super::walk::{self, LeftOut, Why};
-use super::{meta, repos};
+use super::{delta, meta, repos};
 use crate::sync::lock;
-
-const REF: &str = "refs/hermes/checkpoints";
 
 /// One serialising lock per shadow repository in this process: two sessions in one folder
 /// share its index.
@@ -72,12 +71,14 @@ pub struct Snapshot {
 }
 
 /// What a checkpoint recorded about what it left out, so a restore never removes a file the
-/// checkpoint could not see. `None` from `records` for checkpoints of earlier versions.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// checkpoint could not see, and the files' permissions. `None` from `records` for checkpoints
+/// of earlier versions.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Records {
     pub excluded: Vec<Vec<u8>>,
     pub left_out: Vec<Vec<u8>>,
     pub cutoff: Option<Vec<u8>>,
+    pub modes: Modes,
 }
 
 /// The shadow repository of one folder.
@@ -208,20 +209,34 @@ impl Shadow {
     /// What `commit` recorded about the paths it left out; `None` for a checkpoint taken by
     /// an earlier version (which recorded nothing).
     pub fn records(&self, commit: &str) -> Result<Option<Records>, CheckpointError> {
-        let names = [meta::RECORD_EXCLUDED, meta::RECORD_LEFT_OUT, meta::RECORD_CUTOFF];
-        let wanted: Vec<String> = names.iter().map(|n| format!("{commit}:{}/{n}", meta::ENTRY)).collect();
+        let wanted: Vec<String> = meta::RECORDS
+            .iter()
+            .map(|n| format!("{commit}:{}/{n}", meta::ENTRY))
+            .collect();
         let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
-        let mut found = self.cat(&wanted)?.into_iter();
-        let (Some(Some(excluded)), Some(Some(left_out)), Some(Some(cutoff))) =
-            (found.next(), found.next(), found.next())
-        else {
+        let found = self.cat(&wanted)?;
+        let [Some(excluded), Some(left_out), Some(cutoff), Some(modes)] = found.as_slice() else {
             return Ok(None);
         };
+        let modes = Modes::decode(modes).ok_or_else(|| CheckpointError::Corrupt("unreadable modes record".into()))?;
         Ok(Some(Records {
-            excluded: meta::record_paths(&excluded),
-            left_out: meta::record_paths(&left_out),
-            cutoff: meta::record_paths(&cutoff).into_iter().next(),
+            excluded: meta::record_paths(excluded),
+            left_out: meta::record_paths(left_out),
+            cutoff: meta::record_paths(cutoff).into_iter().next(),
+            modes,
         }))
+    }
+
+    /// The paths of the regular files of the folder as snapshotted in `commit`.
+    pub fn files_of(&self, commit: &str) -> Result<Vec<Vec<u8>>, CheckpointError> {
+        let out = self.git.run(&["ls-tree", "-r", "-z", &format!("{commit}:{FILES}")])?;
+        Ok(out
+            .split(|b| *b == 0)
+            .filter_map(|line| {
+                let tab = memchr::memchr(b'\t', line)?;
+                line.starts_with(b"100").then(|| line[tab + 1..].to_vec())
+            })
+            .collect())
     }
 
     /// The session folder (canonical).
@@ -256,65 +271,36 @@ impl Shadow {
         let cache_path = self.git.git_dir.join("hermes-cache");
         let mut cache = Cache::load(&cache_path);
         let full = tip.is_none() || cache.commit != tip;
-        if full {
-            cache.entries.clear();
-        }
         let mut left_out = scan.left_out;
-        let mut wanted: Vec<Wanted> = Vec::with_capacity(scan.files.len() + 64);
-        for file in &scan.files {
-            let wanted_file = Wanted {
-                path: tree_path(FILES, &file.path),
-                abs: walk::absolute(root, &file.path),
-                stat: file.stat,
-                mode: file.mode,
-            };
-            // A file about to be read must be readable; one that is not is left out (and
-            // recorded as such) rather than failing the snapshot.
-            let read = file.mode == 0o120000
-                || cache.unchanged(&wanted_file.path, file.mode, &file.stat)
-                || std::fs::File::open(&wanted_file.abs).is_ok();
-            match read {
-                true => wanted.push(wanted_file),
-                false => left_out.push(LeftOut {
-                    path: file.path.clone(),
-                    why: Why::Unreadable,
-                }),
-            }
-        }
         let mut metadata = Vec::new();
         for dot_git in &scan.dot_gits {
             meta::list(root, dot_git, self.limits, &mut metadata, &mut left_out);
         }
-        metadata.extend(meta::records(
-            &self.git.git_dir,
+        let (mut changes, unreadable) = delta::changes(&cache, full, root, &scan.files, &metadata);
+        left_out.extend(unreadable);
+        let records = meta::records(
             &scan.excluded,
             &left_out,
             scan.cutoff.as_deref(),
-        )?);
-        wanted.extend(metadata.into_iter().map(|m| Wanted {
-            path: tree_path(meta::ENTRY, &m.path),
-            abs: m.abs,
-            stat: m.stat,
-            mode: m.mode,
-        }));
-        let delta = import::delta(&cache, &wanted, full);
-        let commit = match (tip, delta.is_empty()) {
+            Modes::of(&scan.files).encode(),
+        );
+        delta::add_records(&mut changes, &cache, records);
+        let commit = match (tip, changes.is_empty()) {
             (Some(tip), true) => tip,
             (tip, _) => {
                 if full {
                     // Written by earlier versions, which staged through git's index.
                     let _ = std::fs::remove_file(self.git.git_dir.join("index"));
                 }
-                let (commit, failed) = import::import(&self.git, tip.as_deref(), &wanted, delta, message, &mut cache)?;
+                let (commit, failed) = import::import(&self.git, tip.as_deref(), changes, message, &mut cache)?;
                 cache.walked = walked;
                 cache.save(&cache_path);
-                for i in failed {
-                    let path = wanted[i].path.get(FILES.len() + 1..).unwrap_or_default().to_vec();
-                    left_out.push(LeftOut {
-                        path,
+                left_out.extend(failed.iter().filter_map(|path| {
+                    Some(LeftOut {
+                        path: meta::walk_path(path)?,
                         why: Why::Unreadable,
-                    });
-                }
+                    })
+                }));
                 commit
             }
         };
@@ -336,15 +322,6 @@ impl Shadow {
             repos,
         })
     }
-}
-
-/// `<top>/<rest>`.
-fn tree_path(top: &str, rest: &[u8]) -> Vec<u8> {
-    let mut path = Vec::with_capacity(top.len() + 1 + rest.len());
-    path.extend_from_slice(top.as_bytes());
-    path.push(b'/');
-    path.extend_from_slice(rest);
-    path
 }
 
 /// Now, as the stat data records times (seconds, nanoseconds).

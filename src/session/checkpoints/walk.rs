@@ -22,6 +22,8 @@ pub struct Found {
     pub stat: StatData,
     /// The git mode: `0o100644`, `0o100755` or `0o120000`.
     pub mode: u32,
+    /// All permission bits (`0o7777`); 0 where the platform has none.
+    pub perms: u32,
 }
 
 /// Why a path is not in a snapshot although it is not regenerable.
@@ -103,10 +105,14 @@ impl Repo {
 
 struct Frame {
     dir: Vec<u8>,
-    entries: Vec<(Vec<u8>, FileType, DirEntry)>,
+    entries: Vec<(Vec<u8>, FileType, Option<DirEntry>)>,
     next: usize,
     repo: Option<usize>,
 }
+
+/// Below this many files one thread reads their stat data; above, every core helps (it is
+/// most of a snapshot's work, and a busy machine gives each thread its share).
+const PARALLEL_FROM: usize = 2048;
 
 /// Walks `root` (canonical). `skip` is a folder never entered (the checkpoint store itself,
 /// when it lies inside the folder).
@@ -130,8 +136,10 @@ pub fn scan(root: &Path, skip: Option<&Path>, limits: Limits) -> Scan {
         return scan;
     };
     let mut stack = vec![first];
+    // Files in walk order, their stat data read afterwards (in parallel).
+    let mut listed: Vec<(Vec<u8>, DirEntry)> = Vec::new();
     while let Some(frame) = stack.last_mut() {
-        let Some((name, kind, entry)) = frame.entries.get(frame.next) else {
+        let Some((name, kind, entry)) = frame.entries.get_mut(frame.next) else {
             stack.pop();
             continue;
         };
@@ -174,11 +182,51 @@ pub fn scan(root: &Path, skip: Option<&Path>, limits: Limits) -> Scan {
             if let Some(frame) = open_frame(&abs, rel, repo, &mut repos, &mut scan) {
                 stack.push(frame);
             }
-        } else if (kind.is_file() || kind.is_symlink()) && !add_file(&mut scan, rel, entry.metadata(), limits) {
-            break;
+        } else if let (true, Some(entry)) = (kind.is_file() || kind.is_symlink(), entry.take()) {
+            if listed.len() >= limits.max_files {
+                scan.cutoff = listed.last().map(|(p, _)| p.clone());
+                scan.left_out.push(LeftOut {
+                    path: rel,
+                    why: Why::PastCount,
+                });
+                break;
+            }
+            listed.push((rel, entry));
         }
     }
+    let past_count = scan.left_out.pop_if(|l| l.why == Why::PastCount);
+    for (rel, meta) in stat_all(listed) {
+        add_file(&mut scan, rel, meta, limits);
+    }
+    scan.left_out.extend(past_count);
     scan
+}
+
+/// The `lstat` of every listed file, in order.
+fn stat_all(listed: Vec<(Vec<u8>, DirEntry)>) -> Vec<(Vec<u8>, std::io::Result<std::fs::Metadata>)> {
+    let threads = match listed.len() >= PARALLEL_FROM {
+        true => std::thread::available_parallelism().map_or(1, |n| n.get().min(8)),
+        false => 1,
+    };
+    if threads == 1 {
+        return listed.into_iter().map(|(rel, e)| (rel, e.metadata())).collect();
+    }
+    let chunk = listed.len().div_ceil(threads);
+    let mut parts: Vec<Vec<(Vec<u8>, DirEntry)>> = Vec::with_capacity(threads);
+    let mut rest = listed;
+    while rest.len() > chunk {
+        let tail = rest.split_off(chunk);
+        parts.push(rest);
+        rest = tail;
+    }
+    parts.push(rest);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = parts
+            .into_iter()
+            .map(|part| scope.spawn(move || part.into_iter().map(|(rel, e)| (rel, e.metadata())).collect::<Vec<_>>()))
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().unwrap_or_default()).collect()
+    })
 }
 
 /// Lists a folder (sorted) and finds its repository. `None` when it cannot be read.
@@ -201,9 +249,9 @@ fn open_frame(
             return None;
         }
     };
-    let mut entries: Vec<(Vec<u8>, FileType, DirEntry)> = listing
+    let mut entries: Vec<(Vec<u8>, FileType, Option<DirEntry>)> = listing
         .flatten()
-        .filter_map(|e| Some((path_bytes(Path::new(&e.file_name())), e.file_type().ok()?, e)))
+        .filter_map(|e| Some((path_bytes(Path::new(&e.file_name())), e.file_type().ok()?, Some(e))))
         .collect();
     entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     let mut repo = parent_repo;
@@ -226,17 +274,17 @@ fn open_frame(
     })
 }
 
-/// Records one file from its `lstat` result; `false` once the count cap stops the walk.
-fn add_file(scan: &mut Scan, rel: Vec<u8>, meta: std::io::Result<std::fs::Metadata>, limits: Limits) -> bool {
+/// Records one file from its `lstat` result.
+fn add_file(scan: &mut Scan, rel: Vec<u8>, meta: std::io::Result<std::fs::Metadata>, limits: Limits) {
     let meta = match meta {
         Ok(meta) => meta,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return true,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
         Err(_) => {
             scan.left_out.push(LeftOut {
                 path: rel,
                 why: Why::Unreadable,
             });
-            return true;
+            return;
         }
     };
     if meta.is_file() && meta.len() > limits.max_file_bytes {
@@ -244,22 +292,28 @@ fn add_file(scan: &mut Scan, rel: Vec<u8>, meta: std::io::Result<std::fs::Metada
             path: rel,
             why: Why::TooBig,
         });
-        return true;
-    }
-    if scan.files.len() >= limits.max_files {
-        scan.cutoff = scan.files.last().map(|f| f.path.clone());
-        scan.left_out.push(LeftOut {
-            path: rel,
-            why: Why::PastCount,
-        });
-        return false;
+        return;
     }
     scan.files.push(Found {
         path: rel,
         stat: StatData::of(&meta),
         mode: git_mode(&meta),
+        perms: permission_bits(&meta),
     });
-    true
+}
+
+/// A file's permission bits (`0o7777`); 0 where the platform has none.
+pub fn permission_bits(meta: &std::fs::Metadata) -> u32 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.permissions().mode() & 0o7777
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        0
+    }
 }
 
 /// The git mode of a file's `lstat`: symlink, executable (owner bit, as git reads it) or not.

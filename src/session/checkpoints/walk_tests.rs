@@ -105,7 +105,8 @@ fn big_files_and_files_past_the_count_cap_are_listed_with_the_cutoff() {
         max_file_bytes: 16,
     };
     let scan = scan(&root, None, limits);
-    assert_eq!(paths(&scan), ["a/1", "a/2", "b"]);
+    // The cap counts every file in walk order, the big one too.
+    assert_eq!(paths(&scan), ["a/1", "a/2"]);
     let left: Vec<(String, Why)> = scan
         .left_out
         .iter()
@@ -116,10 +117,10 @@ fn big_files_and_files_past_the_count_cap_are_listed_with_the_cutoff() {
         [
             ("a/.GIT".into(), Why::Unstorable),
             ("a/big".into(), Why::TooBig),
-            ("c/1".into(), Why::PastCount)
+            ("b".into(), Why::PastCount)
         ]
     );
-    assert_eq!(scan.cutoff.as_deref(), Some(b"b".as_slice()));
+    assert_eq!(scan.cutoff.as_deref(), Some(b"a/big".as_slice()));
 }
 
 #[test]
@@ -135,4 +136,22 @@ fn the_checkpoint_store_is_never_walked_and_the_order_is_folder_by_folder() {
     assert_eq!(walk_order(b"a/b", b"a.txt"), Ordering::Less);
     assert_eq!(walk_order(b"a.txt", b"a/b"), Ordering::Greater);
     assert_eq!(walk_order(b"m/z", b"n"), Ordering::Less);
+}
+
+#[test]
+fn a_large_folder_is_read_in_parallel_and_kept_in_walk_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let mut expected = Vec::new();
+    for d in 0..21 {
+        for f in 0..100 {
+            let rel = format!("d{d:02}/f{f:03}");
+            write(&root, &rel, b"x");
+            expected.push(rel);
+        }
+    }
+    assert!(expected.len() >= PARALLEL_FROM);
+    let scan = scan(&root, None, Limits::default());
+    assert_eq!(paths(&scan), expected);
+    assert!(scan.files.iter().all(|f| f.stat.size == 1 && f.mode == 0o100644));
 }
