@@ -13,7 +13,8 @@ use crate::support::mock_llm::{self, MockLlm};
 use crate::support::{AgentProcess, TestHome, agent_text};
 
 /// Every file under `dir` with its bytes and permission bits, sorted; git objects left out
-/// (append-only: a checkpoint does not hold them, and these commands add none).
+/// (these commands remove none; a checkpoint holds only nested repositories' objects, and
+/// compares them by bytes, not git's read-only permissions).
 fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>, u32)> {
     use std::os::unix::fs::PermissionsExt;
     let mut out = Vec::new();

@@ -1,9 +1,14 @@
-//! The small mutable metadata of every git repository in the session folder, snapshotted so
-//! ref moves are undone too: `HEAD`, `ORIG_HEAD` and the other `*_HEAD` files, `packed-refs`,
-//! `refs/`, `logs/` (reflogs, the stash list), `index`, rebase/merge state, `info/`, and the
-//! same inside `modules/*` (submodules) and `worktrees/*`. Left out: `objects/` (append-only
-//! content; large), `hooks/`, `config` and `config.worktree` (commands cannot write them —
-//! read-only in the sandbox — and a restore never writes over them), and LFS/annex stores.
+//! The git directories in the session folder, snapshotted so ref moves are undone too:
+//! `HEAD`, `ORIG_HEAD` and the other `*_HEAD` files, `packed-refs`, `refs/`, `logs/` (reflogs,
+//! the stash list), `index`, rebase/merge state, `info/`, and the same inside `modules/*`
+//! (submodules) and `worktrees/*`. A nested repository (any `.git` but the folder's own) and a
+//! submodule keep their object stores too (`objects/`, LFS, annex): deleting the folder of a
+//! clone or `git gc --prune` inside it must be undone, and only this snapshot holds them. The
+//! folder's own repository keeps none (append-only content, often large; commands that prune it
+//! are not covered). `hooks/`, `config` and `config.worktree` are kept so a repository deleted
+//! whole comes back whole, but a restore only recreates them where they are missing: it never
+//! writes over or removes them (commands cannot write them — read-only in the sandbox — and
+//! they decide what git runs).
 //!
 //! A snapshot tree keeps it under its `.git` entry (beside `files/`): one subtree per `.git`
 //! entry of the folder, named by its encoded path (`%2Egit`, `vendor%2Flib%2F%2Egit`), plus
@@ -34,9 +39,14 @@ pub const RECORDS: [&str; 4] = [RECORD_EXCLUDED, RECORD_LEFT_OUT, RECORD_CUTOFF,
 /// git accepts.
 const KEY: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_');
 
-/// Top-level entries of a git directory that are never snapshotted or restored.
-const SKIPPED_DIRS: &[&[u8]] = &[b"objects", b"hooks", b"lfs", b"annex", b"fsmonitor--daemon"];
-const SKIPPED_FILES: &[&[u8]] = &[b"config", b"config.worktree"];
+/// Top-level entries of a git directory that are never snapshotted or restored (a socket
+/// folder).
+const SKIPPED_DIRS: &[&[u8]] = &[b"fsmonitor--daemon"];
+/// What decides which code git runs: restored only where missing.
+const CREATE_ONLY_DIRS: &[&[u8]] = &[b"hooks"];
+const CREATE_ONLY_FILES: &[&[u8]] = &[b"config", b"config.worktree"];
+/// Object stores: kept for nested repositories and submodules, not for the folder's own.
+const OBJECT_DIRS: &[&[u8]] = &[b"objects", b"lfs", b"annex"];
 
 /// One metadata file (or record) to store.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,20 +89,41 @@ pub fn walk_path(tree_path: &[u8]) -> Option<Vec<u8>> {
     Some(path)
 }
 
-/// Whether `rest` (a path inside a git directory) is something a restore must never write:
-/// objects, hooks, configuration.
-pub fn protected(rest: &[u8]) -> bool {
+/// Whether the `.git` entry at walk path `rel` is the folder's own repository, whose object
+/// store is not snapshotted.
+pub fn is_own(rel: &[u8]) -> bool {
+    rel == ENTRY.as_bytes()
+}
+
+/// What a restore may do to a path inside a git directory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Write, recreate or remove it like any file.
+    Free,
+    /// Recreate it where it is missing; never write over it or remove it (hooks,
+    /// configuration).
+    CreateOnly,
+    /// Never touch it (the folder's own objects, sockets).
+    Never,
+}
+
+/// What a restore may do to `rest`, a path inside the git directory at walk path `rel`.
+pub fn access(rel: &[u8], rest: &[u8]) -> Access {
     let parts: Vec<&[u8]> = rest.split(|b| *b == b'/').collect();
     let first = parts.first().copied().unwrap_or_default();
-    if SKIPPED_DIRS.contains(&first) || SKIPPED_FILES.contains(&first) {
-        return true;
+    if SKIPPED_DIRS.contains(&first) || (is_own(rel) && OBJECT_DIRS.contains(&first)) {
+        return Access::Never;
     }
+    let create_only = |p: &&[u8]| CREATE_ONLY_DIRS.contains(p) || CREATE_ONLY_FILES.contains(p);
     // Inside submodules and worktrees the same names sit deeper.
-    matches!(first, b"modules" | b"worktrees")
-        && parts
-            .iter()
-            .skip(1)
-            .any(|p| SKIPPED_DIRS.contains(p) || SKIPPED_FILES.contains(p))
+    let nested = matches!(first, b"modules" | b"worktrees");
+    if create_only(&first) || (nested && parts.iter().skip(1).any(create_only)) {
+        return Access::CreateOnly;
+    }
+    if nested && parts.iter().skip(1).any(|p| SKIPPED_DIRS.contains(p)) {
+        return Access::Never;
+    }
+    Access::Free
 }
 
 /// Lists the metadata files of one `.git` entry of the folder at `root`.
@@ -106,7 +137,7 @@ pub fn list(root: &Path, dot_git: &DotGit, limits: Limits, out: &mut Vec<MetaFil
         walk_prefix: dot_git.path.clone(),
     };
     if dot_git.is_dir {
-        lister.git_dir(&abs, &key, &[]);
+        lister.git_dir(&abs, &key, &[], !is_own(&dot_git.path));
     } else {
         lister.file(&abs, key, &[]);
     }
@@ -121,35 +152,39 @@ struct Lister<'a> {
 }
 
 impl Lister<'_> {
-    fn git_dir(&mut self, abs: &Path, key: &[u8], rest: &[u8]) {
+    /// Lists one git directory; `objects` says whether its object stores are kept.
+    fn git_dir(&mut self, abs: &Path, key: &[u8], rest: &[u8], objects: bool) {
         for (name, kind) in sorted(abs) {
             let (child, child_rest) = (abs.join(walk::path_from_bytes(&name)), join(rest, &name));
             let child_key = join(key, &name);
             if kind.is_dir() {
                 match name.as_slice() {
                     n if SKIPPED_DIRS.contains(&n) => {}
+                    n if !objects && OBJECT_DIRS.contains(&n) => {}
                     b"modules" => self.modules(&child, &child_key, &child_rest),
                     b"worktrees" => {
+                        // Linked worktrees share the main repository's objects.
                         for (sub, _) in sorted(&child).into_iter().filter(|(_, k)| k.is_dir()) {
                             let path = child.join(walk::path_from_bytes(&sub));
-                            self.git_dir(&path, &join(&child_key, &sub), &join(&child_rest, &sub));
+                            self.git_dir(&path, &join(&child_key, &sub), &join(&child_rest, &sub), objects);
                         }
                     }
                     _ => self.all(&child, &child_key, &child_rest),
                 }
-            } else if kind.is_file() && !SKIPPED_FILES.contains(&name.as_slice()) {
+            } else if kind.is_file() {
                 self.file(&child, child_key, &child_rest);
             }
         }
     }
 
-    /// `modules/` holds submodule git directories, possibly under nested names.
+    /// `modules/` holds submodule git directories, possibly under nested names; a submodule is
+    /// a nested repository, so its objects are kept.
     fn modules(&mut self, abs: &Path, key: &[u8], rest: &[u8]) {
         for (name, _) in sorted(abs).into_iter().filter(|(_, k)| k.is_dir()) {
             let child = abs.join(walk::path_from_bytes(&name));
             let (child_key, child_rest) = (join(key, &name), join(rest, &name));
             match child.join("HEAD").is_file() {
-                true => self.git_dir(&child, &child_key, &child_rest),
+                true => self.git_dir(&child, &child_key, &child_rest, true),
                 false => self.modules(&child, &child_key, &child_rest),
             }
         }

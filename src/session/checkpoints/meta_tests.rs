@@ -1,6 +1,7 @@
 //! Unit tests of repository metadata: which files of a git directory are listed (refs,
-//! reflogs, index, submodule and worktree state; never objects, hooks or configuration), and
-//! the keys that name `.git` entries.
+//! reflogs, index, submodule and worktree state, the objects of nested repositories and
+//! submodules, hooks and configuration; never the folder's own objects), and the keys that name
+//! `.git` entries.
 
 use super::*;
 
@@ -53,9 +54,13 @@ fn repository(root: &Path) {
 }
 
 fn listed(root: &Path) -> (Vec<MetaFile>, Vec<LeftOut>) {
+    listed_at(root, b".git")
+}
+
+fn listed_at(root: &Path, rel: &[u8]) -> (Vec<MetaFile>, Vec<LeftOut>) {
     let (mut files, mut left_out) = (Vec::new(), Vec::new());
     let dot_git = DotGit {
-        path: b".git".to_vec(),
+        path: rel.to_vec(),
         is_dir: true,
     };
     list(root, &dot_git, Limits::default(), &mut files, &mut left_out);
@@ -63,7 +68,7 @@ fn listed(root: &Path) -> (Vec<MetaFile>, Vec<LeftOut>) {
 }
 
 #[test]
-fn refs_reflogs_index_and_state_are_listed_never_objects_hooks_or_config() {
+fn refs_reflogs_index_state_config_and_submodule_objects_are_listed_never_own_objects() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
     repository(&root);
@@ -85,20 +90,59 @@ fn refs_reflogs_index_and_state_are_listed_never_objects_hooks_or_config() {
         "%2Egit/logs/refs/stash",
         "%2Egit/modules/libs/sub/HEAD",
         "%2Egit/modules/libs/sub/refs/heads/main",
+        "%2Egit/modules/libs/sub/objects/ab/cd",
         "%2Egit/worktrees/wt/HEAD",
     ] {
         assert!(paths.iter().any(|p| p == wanted), "{wanted} missing from {paths:?}");
     }
+    for kept in [
+        "%2Egit/modules/libs/sub/config",
+        "%2Egit/modules/libs/sub/hooks/post-checkout",
+        "%2Egit/worktrees/wt/config.worktree",
+        "%2Egit/config",
+    ] {
+        assert!(paths.iter().any(|p| p == kept), "{kept} missing from {paths:?}");
+    }
     for path in &paths {
         let rest = path.strip_prefix("%2Egit/").unwrap();
-        assert!(!protected(rest.as_bytes()), "{path} must not be listed");
+        assert_ne!(
+            access(b".git", rest.as_bytes()),
+            Access::Never,
+            "{path} must not be listed"
+        );
     }
-    assert!(
-        !paths
+    assert!(!paths.iter().any(|p| p.starts_with("%2Egit/objects")));
+}
+
+#[test]
+fn a_nested_repository_keeps_its_objects_hooks_and_config() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let nested = root.join("vendor/lib");
+    std::fs::create_dir_all(&nested).unwrap();
+    repository(&nested);
+    git(&nested, &["gc", "-q"]);
+    std::fs::write(nested.join("loose.txt"), "a loose object").unwrap();
+    git(&nested, &["add", "loose.txt"]);
+    let (files, left_out) = listed_at(&root, b"vendor/lib/.git");
+    assert!(left_out.is_empty(), "{left_out:?}");
+    let paths: Vec<String> = files
+        .iter()
+        .map(|f| String::from_utf8(f.path.clone()).unwrap())
+        .collect();
+    let under = |prefix: &str| paths.iter().filter(|p| p.starts_with(prefix)).count();
+    let key = "vendor%2Flib%2F%2Egit";
+    assert!(under(&format!("{key}/objects/pack/")) >= 2, "pack and index: {paths:?}");
+    assert_eq!(
+        paths
             .iter()
-            .any(|p| p.contains("objects") || p.contains("hooks") || p.ends_with("config"))
+            .filter(|p| p.starts_with(&format!("{key}/objects/")) && !p.contains("/pack/") && !p.contains("/info/"))
+            .count(),
+        1,
+        "the blob added after gc: {paths:?}"
     );
-    assert!(!paths.iter().any(|p| p.ends_with("config.worktree")));
+    assert!(paths.contains(&format!("{key}/index")) && paths.contains(&format!("{key}/packed-refs")));
+    assert!(paths.contains(&format!("{key}/config")), "{paths:?}");
 }
 
 #[test]
@@ -129,7 +173,29 @@ fn keys_name_git_entries_and_nothing_else() {
     ] {
         assert_eq!(decode_key(bad.as_bytes()), None, "{bad}");
     }
-    assert!(protected(b"hooks/pre-commit") && protected(b"config") && protected(b"objects/pack/x.pack"));
-    assert!(protected(b"modules/lib/config") && protected(b"worktrees/wt/config.worktree"));
-    assert!(!protected(b"refs/heads/hooks") && !protected(b"logs/HEAD") && !protected(b"index"));
+    let own = |rest: &[u8]| access(b".git", rest);
+    for never in [&b"objects/pack/x.pack"[..], b"lfs/objects/x", b"fsmonitor--daemon/x"] {
+        assert_eq!(own(never), Access::Never);
+    }
+    for create_only in [
+        &b"hooks/pre-commit"[..],
+        b"config",
+        b"modules/lib/config",
+        b"worktrees/wt/config.worktree",
+    ] {
+        assert_eq!(own(create_only), Access::CreateOnly);
+    }
+    for free in [
+        &b"refs/heads/hooks"[..],
+        b"logs/HEAD",
+        b"index",
+        b"modules/lib/objects/ab/cd",
+    ] {
+        assert_eq!(own(free), Access::Free, "{}", String::from_utf8_lossy(free));
+    }
+    let nested = |rest: &[u8]| access(b"vendor/lib/.git", rest);
+    assert_eq!(nested(b"objects/pack/x.pack"), Access::Free);
+    assert_eq!(nested(b"lfs/objects/x"), Access::Free);
+    assert_eq!(nested(b"hooks/pre-commit"), Access::CreateOnly);
+    assert_eq!(nested(b"config"), Access::CreateOnly);
 }

@@ -53,6 +53,8 @@ pub struct Plan {
 enum Place {
     Work(Vec<u8>),
     Metadata(Vec<u8>),
+    /// Git hooks or configuration: recreated where missing, never written over or removed.
+    CreateOnly(Vec<u8>),
     /// One of the snapshot's own records.
     Record,
     Refused(&'static str),
@@ -73,6 +75,15 @@ pub fn plan(home: &Path, cwd: &Path, commit: &str) -> Result<Plan, CheckpointErr
         let (rel, metadata) = match place(&change.path, records.is_some()) {
             Place::Work(rel) => (rel, false),
             Place::Metadata(rel) => (rel, true),
+            // Hooks and configuration a command added or changed are left as they are (and
+            // listed), never written over.
+            Place::CreateOnly(rel) => match change.kind {
+                ChangeKind::Deleted => (rel, true),
+                ChangeKind::Created | ChangeKind::Modified => {
+                    plan.kept.push(display(&rel));
+                    continue;
+                }
+            },
             Place::Record => continue,
             Place::Refused(why) => {
                 plan.refused.push(format!("{}: {why}", display(&change.path)));
@@ -168,14 +179,20 @@ fn place(path: &[u8], recorded: bool) -> Place {
     let Some(mut rel) = meta::decode_key(key) else {
         return Place::Refused("not a git directory of this folder");
     };
-    if !rest.is_empty() {
-        if meta::protected(rest) || rest.split(|b| *b == b'/').any(|p| p == b".." || p.is_empty()) {
-            return Place::Refused("git objects, hooks and configuration are never restored");
-        }
-        rel.push(b'/');
-        rel.extend_from_slice(rest);
+    if rest.is_empty() {
+        return Place::Metadata(rel);
     }
-    Place::Metadata(rel)
+    if rest.split(|b| *b == b'/').any(|p| p == b".." || p.is_empty()) {
+        return Place::Refused("not a path of the folder");
+    }
+    let access = meta::access(&rel, rest);
+    rel.push(b'/');
+    rel.extend_from_slice(rest);
+    match access {
+        meta::Access::Free => Place::Metadata(rel),
+        meta::Access::CreateOnly => Place::CreateOnly(rel),
+        meta::Access::Never => Place::Refused("the folder's own git objects are never restored"),
+    }
 }
 
 /// Whether a file absent from the checkpoint may be removed: only if the checkpoint would
@@ -222,11 +239,30 @@ mod tests {
         );
         assert_eq!(place(b".git/sub%2F%2Egit", true), Place::Metadata(b"sub/.git".to_vec()));
         assert_eq!(place(b".git/left-out", true), Place::Record);
+        for (create_only, rel) in [
+            (".git/%2Egit/hooks/pre-commit", ".git/hooks/pre-commit"),
+            (".git/%2Egit/config", ".git/config"),
+            (
+                ".git/%2Egit/modules/lib/hooks/post-checkout",
+                ".git/modules/lib/hooks/post-checkout",
+            ),
+            (".git/sub%2F%2Egit/config", "sub/.git/config"),
+        ] {
+            assert_eq!(
+                place(create_only.as_bytes(), true),
+                Place::CreateOnly(rel.as_bytes().to_vec())
+            );
+        }
+        assert_eq!(
+            place(b".git/sub%2F%2Egit/objects/ab/cdef", true),
+            Place::Metadata(b"sub/.git/objects/ab/cdef".to_vec()),
+            "a nested repository's objects"
+        );
         for refused in [
-            ".git/%2Egit/hooks/pre-commit",
-            ".git/%2Egit/config",
             ".git/%2Egit/objects/ab/cdef",
-            ".git/%2Egit/modules/lib/hooks/post-checkout",
+            ".git/%2Egit/lfs/objects/ab/cdef",
+            ".git/%2Egit/fsmonitor--daemon/cookies/x",
+            ".git/%2Egit/refs/../config",
             ".git/%2E%2E%2F%2Egit/HEAD",
             ".git/elsewhere/HEAD",
             "src/a.rs",

@@ -1,5 +1,7 @@
 //! Unit tests of restoring: bytes, modes (through the editor too), symlinks, created files
-//! removed, a nested repository and its refs after `reset --hard` and `clean -fdx`, files the
+//! removed, a nested repository and its refs after `reset --hard` and `clean -fdx`, and whole
+//! (objects, configuration) after a pruning gc or deletion; git configuration and hooks only
+//! recreated, never written over; files the
 //! checkpoint could not see left alone, nothing written through a symlinked folder.
 
 use std::sync::Mutex;
@@ -203,6 +205,103 @@ async fn a_nested_repository_comes_back_with_its_refs_after_reset_and_clean() {
         before,
         "work tree, refs, reflog and index as before"
     );
+}
+
+/// The commit subjects of the repository at `dir`, newest first.
+fn log(dir: &Path) -> String {
+    let out = std::process::Command::new("git")
+        .args(["log", "--format=%s"])
+        .current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+#[tokio::test]
+async fn a_nested_repository_comes_back_whole_after_a_pruning_gc_and_after_deletion() {
+    let (home, _work, root) = folder();
+    let lib = root.join("vendor/lib");
+    std::fs::create_dir_all(&lib).unwrap();
+    git(&lib, &["init", "-q", "-b", "main"]);
+    git(
+        &lib,
+        &["config", "remote.origin.url", "https://example.invalid/lib.git"],
+    );
+    std::fs::write(lib.join("lib.rs"), "one\n").unwrap();
+    git(&lib, &["add", "."]);
+    git(&lib, &["commit", "-qm", "one"]);
+    git(&lib, &["gc", "-q"]);
+    std::fs::write(lib.join("lib.rs"), "two\n").unwrap();
+    git(&lib, &["commit", "-qam", "two"]);
+    // Bytes only: a restore writes objects with the umask's permissions, not git's 0444.
+    let bytes = || -> Vec<(PathBuf, Vec<u8>)> { files(&root, &[]).into_iter().map(|(p, b, _)| (p, b)).collect() };
+    let before = bytes();
+    let commit = Shadow::open(home.path(), &root)
+        .unwrap()
+        .snapshot("before")
+        .unwrap()
+        .commit;
+
+    // Commit "two" unreachable, then pruned: only the checkpoint holds it.
+    git(&lib, &["reset", "-q", "--hard", "HEAD~1"]);
+    git(&lib, &["reflog", "expire", "--expire=now", "--all"]);
+    git(&lib, &["gc", "-q", "--prune=now"]);
+    assert_eq!(log(&lib), "one");
+    let done = restore(home.path(), &root, &commit, &LocalFs).await.unwrap();
+    assert!(done.failures.is_empty() && done.kept.is_empty(), "{done:?}");
+    assert_eq!(bytes(), before, "objects, packs, refs and reflogs as before");
+    assert_eq!(log(&lib), "two\none");
+
+    // The whole clone deleted: it comes back with its configuration and hooks.
+    std::fs::remove_dir_all(&lib).unwrap();
+    let done = restore(home.path(), &root, &commit, &LocalFs).await.unwrap();
+    assert!(done.failures.is_empty() && done.kept.is_empty(), "{done:?}");
+    assert_eq!(bytes(), before);
+    assert_eq!(log(&lib), "two\none");
+}
+
+#[tokio::test]
+async fn git_configuration_and_hooks_are_recreated_where_missing_never_written_over() {
+    let (home, _work, root) = folder();
+    git(&root, &["init", "-q", "-b", "main"]);
+    std::fs::write(root.join(".git/hooks/pre-commit"), "#!/bin/sh\nexit 0\n").unwrap();
+    chmod(&root.join(".git/hooks/pre-commit"), 0o755);
+    let config = std::fs::read(root.join(".git/config")).unwrap();
+    let commit = Shadow::open(home.path(), &root)
+        .unwrap()
+        .snapshot("before")
+        .unwrap()
+        .commit;
+
+    let changed = "[core]\n\tfsmonitor = ./run-me\n";
+    std::fs::write(root.join(".git/config"), changed).unwrap();
+    std::fs::remove_file(root.join(".git/hooks/pre-commit")).unwrap();
+    std::fs::write(root.join(".git/hooks/post-checkout"), "#!/bin/sh\n").unwrap();
+    let done = restore(home.path(), &root, &commit, &LocalFs).await.unwrap();
+    assert!(done.failures.is_empty(), "{done:?}");
+    assert_eq!(done.kept, [".git/config", ".git/hooks/post-checkout"]);
+    assert_eq!(
+        std::fs::read_to_string(root.join(".git/config")).unwrap(),
+        changed,
+        "not written over"
+    );
+    assert!(root.join(".git/hooks/post-checkout").exists(), "not removed");
+    assert_eq!(
+        std::fs::read(root.join(".git/hooks/pre-commit")).unwrap(),
+        b"#!/bin/sh\nexit 0\n"
+    );
+    assert_eq!(
+        mode_of(&root.join(".git/hooks/pre-commit")) & 0o100,
+        0o100,
+        "recreated executable"
+    );
+
+    std::fs::remove_file(root.join(".git/config")).unwrap();
+    let done = restore(home.path(), &root, &commit, &LocalFs).await.unwrap();
+    assert!(done.failures.is_empty(), "{done:?}");
+    assert_eq!(std::fs::read(root.join(".git/config")).unwrap(), config, "recreated");
 }
 
 #[tokio::test]
