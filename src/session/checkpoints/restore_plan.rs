@@ -68,6 +68,9 @@ pub fn plan(home: &Path, cwd: &Path, commit: &str) -> Result<Plan, CheckpointErr
     let changes = shadow.changes(commit, &current, records.is_some())?;
     let mut plan = Plan::default();
     let mut wanted: Vec<(Change, Vec<u8>, bool)> = Vec::new();
+    // Hooks and configuration the checkpoint did not hold: removed only with the repository
+    // that holds them, when the turn created it.
+    let mut added_guarded: Vec<(Change, Vec<u8>)> = Vec::new();
     for change in changes {
         if change.old_mode == GITLINK {
             continue;
@@ -75,11 +78,15 @@ pub fn plan(home: &Path, cwd: &Path, commit: &str) -> Result<Plan, CheckpointErr
         let (rel, metadata) = match place(&change.path, records.is_some()) {
             Place::Work(rel) => (rel, false),
             Place::Metadata(rel) => (rel, true),
-            // Hooks and configuration a command added or changed are left as they are (and
-            // listed), never written over.
+            // Hooks and configuration a command changed are left as they are (and listed),
+            // never written over.
             Place::CreateOnly(rel) => match change.kind {
                 ChangeKind::Deleted => (rel, true),
-                ChangeKind::Created | ChangeKind::Modified => {
+                ChangeKind::Created => {
+                    added_guarded.push((change, rel));
+                    continue;
+                }
+                ChangeKind::Modified => {
                     plan.kept.push(display(&rel));
                     continue;
                 }
@@ -95,6 +102,17 @@ pub fn plan(home: &Path, cwd: &Path, commit: &str) -> Result<Plan, CheckpointErr
             continue;
         }
         wanted.push((change, rel, metadata));
+    }
+    let keys: Vec<String> = added_guarded
+        .iter()
+        .map(|(change, _)| format!("{commit}:{}", display(repository_entry(&change.path))))
+        .collect();
+    let held = shadow.exist(&keys.iter().map(String::as_str).collect::<Vec<_>>())?;
+    for ((change, rel), held) in added_guarded.into_iter().zip(held) {
+        match held {
+            true => plan.kept.push(display(&rel)),
+            false => wanted.push((change, rel, true)),
+        }
     }
     let blobs: Vec<&str> = wanted
         .iter()
@@ -195,6 +213,15 @@ fn place(path: &[u8], recorded: bool) -> Place {
     }
 }
 
+/// The tree entry of the repository a metadata path belongs to: `.git/<key>`.
+fn repository_entry(path: &[u8]) -> &[u8] {
+    let start = meta::ENTRY.len() + 1;
+    match path.get(start..).and_then(|rest| memchr::memchr(b'/', rest)) {
+        Some(i) => &path[..start + i],
+        None => path,
+    }
+}
+
 /// Whether a file absent from the checkpoint may be removed: only if the checkpoint would
 /// have held it.
 fn removable(rel: &[u8], metadata: bool, records: Option<&Records>) -> bool {
@@ -272,6 +299,16 @@ mod tests {
                 "{refused}"
             );
         }
+    }
+
+    #[test]
+    fn metadata_paths_belong_to_their_repository_entry() {
+        assert_eq!(
+            repository_entry(b".git/sub%2F%2Egit/hooks/pre-commit"),
+            b".git/sub%2F%2Egit"
+        );
+        assert_eq!(repository_entry(b".git/%2Egit/config"), b".git/%2Egit");
+        assert_eq!(repository_entry(b".git/%2Egit"), b".git/%2Egit");
     }
 
     #[test]

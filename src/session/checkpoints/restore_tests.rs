@@ -302,6 +302,15 @@ async fn git_configuration_and_hooks_are_recreated_where_missing_never_written_o
     let done = restore(home.path(), &root, &commit, &LocalFs).await.unwrap();
     assert!(done.failures.is_empty(), "{done:?}");
     assert_eq!(std::fs::read(root.join(".git/config")).unwrap(), config, "recreated");
+
+    // A repository the turn created goes whole, its hooks and configuration too.
+    let clone = root.join("vendor/new");
+    std::fs::create_dir_all(&clone).unwrap();
+    git(&clone, &["init", "-q", "-b", "main"]);
+    let done = restore(home.path(), &root, &commit, &LocalFs).await.unwrap();
+    assert!(done.failures.is_empty(), "{done:?}");
+    assert!(!done.kept.iter().any(|k| k.starts_with("vendor/")), "{done:?}");
+    assert_eq!(files(&root.join("vendor"), &[]), []);
 }
 
 #[tokio::test]

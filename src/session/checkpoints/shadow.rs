@@ -244,6 +244,11 @@ impl Shadow {
         &self.git.work_tree
     }
 
+    /// Whether each object name (`<commit>:<path>`) exists.
+    pub fn exist(&self, names: &[&str]) -> Result<Vec<bool>, CheckpointError> {
+        Ok(self.cat(names)?.into_iter().map(|found| found.is_some()).collect())
+    }
+
     /// Objects by name, `None` for those that do not exist.
     fn cat(&self, names: &[&str]) -> Result<Vec<Option<Vec<u8>>>, CheckpointError> {
         if names.is_empty() {
