@@ -2,9 +2,9 @@
 //! edit, a command that may write, a script), the tool asks the turn's checkpoint guard to
 //! snapshot the folder so `/undo` can put it back. The session layer implements it (a shadow
 //! git repository); tools only call `before_change`, which is idempotent per turn and never
-//! fails the tool. Its answer, `Coverage`, says what `/undo` will be able to restore — the
-//! permission policy lets a command run without a click in `accept_edits`/`dont_ask` only when
-//! the coverage is complete.
+//! fails the tool. Its answer, `Coverage`, says what `/undo` will be able to restore: a
+//! command's changes inside the folder are undoable only when the coverage is complete (what
+//! the permission policy needs to let a command run without a click). See `docs/undo.md`.
 
 use std::path::PathBuf;
 
@@ -15,7 +15,8 @@ use futures::future::BoxFuture;
 pub struct Coverage {
     /// A snapshot exists for this turn and holds every file a command could change inside the
     /// session folder, except regenerable output (dependency and build folders, caches) and
-    /// git objects: `/undo` restores exactly what a contained command changes there.
+    /// the folder's own git objects (nested repositories' are held): `/undo` restores exactly
+    /// what a contained command changes there.
     pub complete: bool,
     /// Precious files (or folders) the snapshot left out: over the size cap, past the
     /// file-count cap, unreadable, a name git cannot store, another VCS's metadata. Absolute;
