@@ -1,7 +1,8 @@
 //! `/undo` of what commands do to git repositories, ignored files and modes, end to end through
 //! the real binary (commands run in `yolo` mode, so the command analysis decides nothing
 //! here): a nested repository after `git reset --hard` and after `git clean -fdx` (files, refs,
-//! reflog, index); ignored `.env` and `data/local.db` deleted by a script; `chmod -x`; the
+//! reflog, index) and after `rm -rf` of the whole clone (objects and configuration too);
+//! ignored `.env` and `data/local.db` deleted by a script; `chmod -x`; the
 //! project's own refs moved by `reset --hard`, `branch -D` and `stash drop`; and a restore
 //! through an editor that takes file writes still puts the executable bit back.
 
@@ -158,6 +159,42 @@ async fn undo_restores_a_nested_repository_after_reset_hard_and_after_clean() {
     assert_eq!(
         git(&lib, &["status", "--porcelain"]),
         " M lib.rs\n?? notes.txt\n?? scratch/".trim()
+    );
+    assert_eq!(agent.shutdown().await, Some(0));
+}
+
+#[tokio::test]
+async fn undo_brings_back_a_nested_clone_a_command_deleted_whole() {
+    let mock = MockLlm::start().await;
+    let home = TestHome::new(&mock.url());
+    let cwd = home.cwd();
+    let lib = cwd.join("vendor/lib");
+    repository(&lib);
+    git(
+        &lib,
+        &["config", "remote.origin.url", "https://example.invalid/lib.git"],
+    );
+    let log = git(&lib, &["log", "--format=%H %s"]);
+    let before = files(&cwd);
+    let (mut agent, session) = agent(&home, false).await;
+
+    run(
+        &mut agent,
+        &mock,
+        &session,
+        "drop the vendored copy",
+        &["rm -rf vendor"],
+    )
+    .await;
+    assert!(!cwd.join("vendor").exists());
+    let reply = undo(&mut agent, &session).await;
+    assert!(reply.contains("recreated vendor/lib/lib.rs"), "{reply}");
+    assert_eq!(files(&cwd), before, "work tree, refs, index, configuration and hooks");
+    assert_eq!(git(&lib, &["log", "--format=%H %s"]), log, "the objects are back");
+    git(&lib, &["fsck", "--full", "--no-progress"]);
+    assert_eq!(
+        git(&lib, &["config", "remote.origin.url"]),
+        "https://example.invalid/lib.git"
     );
     assert_eq!(agent.shutdown().await, Some(0));
 }
