@@ -60,6 +60,16 @@ pub fn changes(
         if !full && cached && cache.unchanged(&key, file.mode, &file.stat) {
             continue;
         }
+        if std::fs::File::open(&file.abs).is_err() {
+            unreadable.extend(meta::walk_path(&key).map(|path| LeftOut {
+                path,
+                why: Why::Unreadable,
+            }));
+            if cached {
+                changes.removed.push(key.clone());
+            }
+            continue;
+        }
         changes.changed.push(Wanted {
             path: key.clone(),
             abs: file.abs.clone(),

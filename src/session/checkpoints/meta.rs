@@ -228,9 +228,9 @@ impl Lister<'_> {
             Some(Why::TooBig)
         } else if self.out.len() >= self.limits.max_files {
             Some(Why::PastCount)
-        } else if std::fs::File::open(abs).is_err() {
-            Some(Why::Unreadable)
         } else {
+            // Readability is checked only when the file is read again (`delta.rs`): opening
+            // every object of a nested repository at each snapshot would cost more than it.
             None
         };
         if let Some(why) = why {
