@@ -108,6 +108,11 @@ mod turns;
 /// `/undo` and `/checkpoints`: files byte-identical, the turn gone from the next request, after
 /// a restart too.
 mod undo;
+/// `/undo` of git and mode changes: a nested repository after `reset --hard` and `clean -fdx`,
+/// ignored files a script deleted, `chmod -x`, the project's refs, modes through the editor.
+// Unix only: file modes.
+#[cfg(unix)]
+mod undo_git;
 /// `vision_analyze`: both wire formats, the session model, refused URLs, when it is offered.
 mod vision;
 /// The web tools against mocked backends and pages: results, cards, failures, offering, guard.

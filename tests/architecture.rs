@@ -266,6 +266,8 @@ const NOT_TOOL_KNOWLEDGE: &[(&str, &str)] = &[
     // The `patch` program and yarn's `patch` command in the command analysis, not the tool.
     ("src/safety/command/tools/mod.rs", "patch"),
     ("src/safety/command/package_json.rs", "patch"),
+    // Rust's build folder, which checkpoints skip as regenerable (a tool argument shares the name).
+    ("src/session/checkpoints/excludes.rs", "target"),
 ];
 
 /// A tool owns its identity: no tool name as a string literal outside `src/tools/` (anywhere,

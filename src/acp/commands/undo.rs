@@ -8,13 +8,17 @@ use crate::session::checkpoints::ChangeKind;
 use crate::session::{Session, UndoReport};
 use crate::tools::FileSystem;
 
+/// How many files left alone `/undo` names (a checkpoint of an earlier version, which held no
+/// ignored files, can leave thousands).
+const KEPT_SHOWN: usize = 20;
+
 pub(super) async fn undo(state: &AcpState, session: &Session, fs: Arc<dyn FileSystem>) -> String {
     if state.manager.is_running(&session.id) {
         return "A turn is running; wait for it to end (or cancel it) before /undo.".into();
     }
     match state.manager.undo(session, fs).await {
         Ok(UndoReport::Nothing) => "Nothing to undo.".into(),
-        Ok(UndoReport::Undone { prompt, restored }) => {
+        Ok(UndoReport::Undone { prompt, restored, kept }) => {
             let mut out = format!("Undid the last turn (\u{201c}{prompt}\u{201d}).");
             if restored.is_empty() {
                 out.push_str(" It changed no files.");
@@ -22,6 +26,18 @@ pub(super) async fn undo(state: &AcpState, session: &Session, fs: Arc<dyn FileSy
                 out.push_str(&format!(" Restored {} file(s):", restored.len()));
                 for file in &restored {
                     out.push_str(&format!("\n  {} {}", verb(file.kind), file.path));
+                }
+            }
+            if !kept.is_empty() {
+                out.push_str(&format!(
+                    "\nLeft as they are ({} file(s) the checkpoint did not hold, so it cannot tell whether the turn made them):",
+                    kept.len()
+                ));
+                for path in kept.iter().take(KEPT_SHOWN) {
+                    out.push_str(&format!("\n  {path}"));
+                }
+                if kept.len() > KEPT_SHOWN {
+                    out.push_str(&format!("\n  \u{2026} and {} more", kept.len() - KEPT_SHOWN));
                 }
             }
             out.push_str("\nRun /undo again to go back another turn.");

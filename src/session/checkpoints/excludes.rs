@@ -1,77 +1,92 @@
-//! What a checkpoint leaves out, after Hermes' checkpoint manager: dependency and build output,
-//! caches, virtualenvs, other version-control folders, compiled binaries, media and archives,
-//! secrets (`.env*`), OS junk and logs; files over `MAX_FILE_BYTES`; and folders too broad to
-//! snapshot (`/`, the home directory) or with more than `MAX_FILES` files. The project's own
-//! `.gitignore` files apply on top when staging (git reads them from the work tree).
+//! What a checkpoint leaves out, and the caps. The rule: **only regenerable output is left
+//! out, and only by folder**. A folder whose name says it holds dependencies, build output or
+//! caches (`REGENERABLE`) is skipped — unless the git repository it sits in tracks a file
+//! inside it: then it is source (a committed `dist/`, a `build/` of scripts) and is snapshotted
+//! like any other folder. `env/` counts as a virtualenv only when it holds `pyvenv.cfg`. No
+//! file is left out by its name: ignored files (`.env*`, local config, databases, logs,
+//! archives) are precious and are snapshotted; the project's `.gitignore` decides nothing.
+//! Metadata of other version-control systems (`.hg`, `.svn`, …) is not snapshotted and is
+//! reported as not covered. Files over `MAX_FILE_BYTES` and past `MAX_FILES` are left out and
+//! reported; folders too broad to snapshot (`/`, the home directory) are refused.
 
 use std::path::Path;
 
-/// Written to the shadow repository's `info/exclude`.
-pub const EXCLUDES: &[&str] = &[
-    "node_modules/",
-    "dist/",
-    "build/",
-    "target/",
-    "out/",
-    ".next/",
-    ".nuxt/",
-    "__pycache__/",
-    "*.pyc",
-    "*.pyo",
-    ".cache/",
-    ".pytest_cache/",
-    ".mypy_cache/",
-    ".ruff_cache/",
-    "coverage/",
-    ".coverage",
-    ".venv/",
-    "venv/",
-    "env/",
-    ".git/",
-    ".hg/",
-    ".svn/",
-    ".worktrees/",
-    "*.so",
-    "*.dylib",
-    "*.dll",
-    "*.o",
-    "*.a",
-    "*.jar",
-    "*.class",
-    "*.exe",
-    "*.obj",
-    "*.mp4",
-    "*.mov",
-    "*.mkv",
-    "*.webm",
-    "*.zip",
-    "*.tar",
-    "*.tar.gz",
-    "*.tgz",
-    "*.7z",
-    "*.rar",
-    "*.iso",
-    ".env",
-    ".env.*",
-    ".DS_Store",
-    "Thumbs.db",
-    "*.log",
+/// Folder names of dependency trees, build output and caches: whatever a build or an install
+/// regenerates. Skipped unless tracked (see the module header).
+pub const REGENERABLE: &[&str] = &[
+    "node_modules",
+    "bower_components",
+    "target",
+    "build",
+    "dist",
+    "out",
+    ".next",
+    ".nuxt",
+    ".svelte-kit",
+    ".turbo",
+    ".parcel-cache",
+    ".gradle",
+    "__pycache__",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".tox",
+    ".nox",
+    ".venv",
+    "venv",
+    ".cache",
+    "coverage",
+    ".terraform",
 ];
+
+/// A folder of this name is a virtualenv (regenerable) only when it holds `pyvenv.cfg`.
+pub const VIRTUALENV_IF_MARKED: &str = "env";
+
+/// Metadata folders of other version-control systems: never snapshotted, always reported.
+pub const FOREIGN_VCS: &[&str] = &[".hg", ".svn", ".bzr", "_darcs", ".jj", ".pijul", ".fossil"];
 
 /// Written to `info/attributes`, which outranks the project's `.gitattributes`: content is
 /// stored exactly as it is on disk (no end-of-line conversion, no filters), so a restore is
 /// byte-identical.
 pub const ATTRIBUTES: &str = "* -text -filter -ident -working-tree-encoding\n";
 
-/// Folders with more files than this are not snapshotted (Hermes: 50 000).
+/// At most this many files are snapshotted (Hermes: 50 000); the rest are reported.
 pub const MAX_FILES: usize = 50_000;
 
-/// Files larger than this are left out of a snapshot (Hermes: 10 MB).
+/// Files larger than this are left out of a snapshot and reported (Hermes: 10 MB).
 pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
 
-/// Directory names the file count skips (the same folders `EXCLUDES` leaves out).
-fn skipped_dir(name: &str) -> bool {
-    EXCLUDES.iter().filter_map(|e| e.strip_suffix('/')).any(|d| d == name)
+/// How many left-out paths a `Coverage` lists.
+pub const MAX_LISTED: usize = 100;
+
+/// The caps a snapshot applies (the constants above; smaller in tests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    pub max_files: usize,
+    pub max_file_bytes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_files: MAX_FILES,
+            max_file_bytes: MAX_FILE_BYTES,
+        }
+    }
+}
+
+/// Whether a folder called `name` (in `dir`'s listing) is regenerable by name alone; the
+/// tracked-files exception is the caller's.
+pub fn regenerable_name(name: &[u8], dir: &Path) -> bool {
+    if REGENERABLE.iter().any(|r| r.as_bytes() == name) {
+        return true;
+    }
+    name == VIRTUALENV_IF_MARKED.as_bytes() && dir.join(VIRTUALENV_IF_MARKED).join("pyvenv.cfg").is_file()
+}
+
+/// Whether `name` is another version-control system's metadata folder.
+pub fn foreign_vcs(name: &[u8]) -> bool {
+    FOREIGN_VCS.iter().any(|f| f.as_bytes() == name)
 }
 
 /// Why `cwd` cannot be snapshotted at all, if so: it is `/` or the home directory.
@@ -83,31 +98,6 @@ pub fn too_broad(cwd: &Path, home: Option<&Path>) -> Option<String> {
         return Some("the session folder is the home directory".into());
     }
     None
-}
-
-/// Counts the files under `root` outside the excluded folders, stopping once past `limit`. A
-/// plain directory walk (like Hermes' estimate): the project's ignore files are not parsed, so
-/// the guard is quick and errs towards "too big". Symlinked folders are not followed.
-pub fn count_files(root: &Path, limit: usize) -> usize {
-    let mut count = 0;
-    let mut pending = vec![root.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-            if !is_dir {
-                count += 1;
-                if count > limit {
-                    return count;
-                }
-            } else if !entry.file_name().to_str().is_some_and(skipped_dir) {
-                pending.push(entry.path());
-            }
-        }
-    }
-    count
 }
 
 #[cfg(test)]
@@ -122,16 +112,14 @@ mod tests {
     }
 
     #[test]
-    fn the_count_skips_excluded_folders_and_stops_at_the_limit() {
+    fn env_is_a_virtualenv_only_with_its_marker() {
         let dir = tempfile::tempdir().unwrap();
-        for sub in ["src", "node_modules/x", "target/debug", ".git/objects", "gen"] {
-            std::fs::create_dir_all(dir.path().join(sub)).unwrap();
-            for i in 0..3 {
-                std::fs::write(dir.path().join(sub).join(format!("f{i}")), "x").unwrap();
-            }
-        }
-        // src/ and gen/ (3 each).
-        assert_eq!(count_files(dir.path(), 100), 6);
-        assert_eq!(count_files(dir.path(), 2), 3);
+        std::fs::create_dir(dir.path().join("env")).unwrap();
+        assert!(!regenerable_name(b"env", dir.path()));
+        std::fs::write(dir.path().join("env/pyvenv.cfg"), "home = /usr\n").unwrap();
+        assert!(regenerable_name(b"env", dir.path()));
+        assert!(regenerable_name(b"node_modules", dir.path()));
+        assert!(!regenerable_name(b"src", dir.path()));
+        assert!(foreign_vcs(b".hg") && !foreign_vcs(b".git"));
     }
 }

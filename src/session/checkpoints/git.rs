@@ -5,7 +5,7 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Why a git call failed.
@@ -34,13 +34,22 @@ const CONFIG: &[&str] = &[
     "core.quotepath=false",
     "core.symlinks=true",
     "core.untrackedCache=false",
+    "core.splitIndex=false",
+    // Names that are valid on this file system are stored even if Windows or macOS would
+    // refuse them: a file git cannot store cannot be restored.
+    "core.protectNTFS=false",
+    "core.protectHFS=false",
     "gc.auto=0",
     "commit.gpgSign=false",
     "advice.addEmbeddedRepo=false",
+    // Each snapshot is one pack (a loose file per object costs more on a busy file system);
+    // packs are merged geometrically, without bitmaps.
+    "fastimport.unpackLimit=0",
+    "repack.writeBitmaps=false",
 ];
 
 /// Inherited variables that would point git somewhere else than the shadow repository.
-const CLEARED: &[&str] = &[
+pub(super) const CLEARED: &[&str] = &[
     "GIT_DIR",
     "GIT_WORK_TREE",
     "GIT_INDEX_FILE",
@@ -79,7 +88,7 @@ impl Git {
         let mut cmd = base_command(&self.program);
         cmd.arg("init").arg("--bare").arg("--quiet").arg(&self.git_dir);
         cmd.current_dir(self.git_dir.parent().unwrap_or(Path::new("/")));
-        run(cmd, None, self.timeout, "init --bare").map(|_| ())
+        run_command(cmd, None, self.timeout, "init --bare").map(|_| ())
     }
 
     /// Runs `git <args>` and returns its stdout.
@@ -89,13 +98,31 @@ impl Git {
 
     /// Runs `git <args>` with `input` on stdin.
     pub fn run_input(&self, args: &[&str], input: Option<Vec<u8>>) -> Result<Vec<u8>, GitError> {
+        run_both(self.command(args), input, self.timeout, &args.join(" ")).map(|(out, _)| out)
+    }
+
+    /// Runs `git <args>` for up to `timeout` while `feed` writes its stdin; returns what
+    /// `feed` returned and the command's stdout.
+    pub fn run_feeding<T: Send + 'static>(
+        &self,
+        args: &[&str],
+        timeout: Duration,
+        feed: impl FnOnce(ChildStdin) -> T + Send + 'static,
+    ) -> Result<(T, Vec<u8>), GitError> {
+        let cmd = self.command(args);
+        let (fed, out, _) = run_feeding(cmd, Some(feed), timeout, &args.join(" "))?;
+        let fed = fed.ok_or_else(|| GitError::Io(std::io::Error::other("the input writer panicked")))?;
+        Ok((fed, out))
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
         let mut cmd = base_command(&self.program);
         cmd.env("GIT_DIR", &self.git_dir)
             .env("GIT_WORK_TREE", &self.work_tree)
             .env("GIT_INDEX_FILE", self.git_dir.join("index"))
             .current_dir(&self.work_tree)
             .args(args);
-        run(cmd, input, self.timeout, &args.join(" "))
+        cmd
     }
 
     /// Runs `git <args>` and returns its stdout as trimmed text (ids, counts).
@@ -124,20 +151,52 @@ fn base_command(program: &Path) -> Command {
     cmd
 }
 
-/// Runs `cmd` to completion or until `timeout` (then it is killed). Output is drained on
-/// threads so a chatty command never blocks on a full pipe.
-fn run(mut cmd: Command, input: Option<Vec<u8>>, timeout: Duration, shown: &str) -> Result<Vec<u8>, GitError> {
-    cmd.stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
+/// Runs `cmd` to completion or until `timeout` (then it is killed); returns its stdout.
+pub(super) fn run_command(
+    cmd: Command,
+    input: Option<Vec<u8>>,
+    timeout: Duration,
+    shown: &str,
+) -> Result<Vec<u8>, GitError> {
+    run_both(cmd, input, timeout, shown).map(|(out, _)| out)
+}
+
+/// Runs `cmd` to completion or until `timeout` (then it is killed), with `input` on stdin.
+fn run_both(
+    cmd: Command,
+    input: Option<Vec<u8>>,
+    timeout: Duration,
+    shown: &str,
+) -> Result<(Vec<u8>, Vec<u8>), GitError> {
+    let feed = input.map(|bytes| {
+        move |mut stdin: ChildStdin| {
+            let _ = stdin.write_all(&bytes);
+        }
+    });
+    run_feeding(cmd, feed, timeout, shown).map(|(_, out, err)| (out, err))
+}
+
+/// What a finished call left: the stdin writer's result (if there was one), stdout, stderr.
+type Finished<T> = (Option<T>, Vec<u8>, Vec<u8>);
+
+/// Runs `cmd` to completion or until `timeout` (then it is killed). `feed` writes its stdin
+/// on a thread of its own (dropping the handle closes it) and its result comes back; output is
+/// drained on threads so a chatty command never blocks on a full pipe.
+pub(super) fn run_feeding<T: Send + 'static>(
+    mut cmd: Command,
+    feed: Option<impl FnOnce(ChildStdin) -> T + Send + 'static>,
+    timeout: Duration,
+    shown: &str,
+) -> Result<Finished<T>, GitError> {
+    cmd.stdin(if feed.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut child = cmd.spawn().map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => GitError::Missing,
         _ => GitError::Io(e),
     })?;
-    let writer = match (input, child.stdin.take()) {
-        (Some(bytes), Some(mut stdin)) => Some(std::thread::spawn(move || {
-            let _ = stdin.write_all(&bytes);
-        })),
+    let writer = match (feed, child.stdin.take()) {
+        (Some(feed), Some(stdin)) => Some(std::thread::spawn(move || feed(stdin))),
         _ => None,
     };
     let mut stdout = child.stdout.take().expect("piped stdout");
@@ -153,7 +212,8 @@ fn run(mut cmd: Command, input: Option<Vec<u8>>, timeout: Duration, shown: &str)
         buf
     });
     let deadline = Instant::now() + timeout;
-    // Most calls end within a few milliseconds: poll finely first, then back off.
+    // Most calls end within a few milliseconds: poll finely first, then every millisecond (a
+    // coarser pause would add its length to every call).
     let mut pause = Duration::from_micros(100);
     let status = loop {
         if let Some(status) = child.try_wait()? {
@@ -168,11 +228,9 @@ fn run(mut cmd: Command, input: Option<Vec<u8>>, timeout: Duration, shown: &str)
             });
         }
         std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(5));
+        pause = (pause * 2).min(Duration::from_millis(1));
     };
-    if let Some(writer) = writer {
-        let _ = writer.join();
-    }
+    let fed = writer.and_then(|w| w.join().ok());
     let out = out_reader.join().unwrap_or_default();
     let err = err_reader.join().unwrap_or_default();
     if !status.success() {
@@ -181,5 +239,5 @@ fn run(mut cmd: Command, input: Option<Vec<u8>>, timeout: Duration, shown: &str)
             stderr: String::from_utf8_lossy(&err).trim().to_string(),
         });
     }
-    Ok(out)
+    Ok((fed, out, err))
 }

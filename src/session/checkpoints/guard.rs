@@ -1,9 +1,9 @@
 //! The per-turn checkpoint guard the session layer puts on the turn's `SessionScope`: the first
-//! `before_change` of a turn snapshots the session folder (on the blocking pool) and records
-//! the commit against the turn's prompt in the store; later calls in the turn return at once.
-//! A turn that changes nothing never calls it, so it costs nothing. When a snapshot cannot be
-//! taken (no git, a folder too big or too broad), the turn goes on and the user is told once
-//! per folder in this process.
+//! `before_change` of a turn snapshots the session folder (on the blocking pool), records the
+//! commit against the turn's prompt in the store and works out the `Coverage`; later calls in
+//! the turn return the same coverage at once. A turn that changes nothing never calls it, so it
+//! costs nothing. When a snapshot cannot be taken (no git, a folder too broad), the turn goes
+//! on, the coverage says why, and the user is told once per folder in this process.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -11,11 +11,12 @@ use std::sync::{LazyLock, Mutex};
 
 use futures::future::BoxFuture;
 
-use super::{CheckpointError, Shadow};
+use super::excludes::Limits;
+use super::{CheckpointError, Shadow, coverage};
 use crate::agent::{AgentEvent, Sink};
 use crate::store::Store;
 use crate::sync::lock;
-use crate::tools::checkpoint::Checkpoints;
+use crate::tools::checkpoint::{Checkpoints, Coverage};
 
 /// Folders whose "undo is unavailable" notice was already shown in this process.
 static NOTICED: LazyLock<Mutex<HashSet<PathBuf>>> = LazyLock::new(Default::default);
@@ -27,7 +28,7 @@ pub struct TurnCheckpoint {
     session_id: String,
     store: Store,
     events: Sink,
-    taken: tokio::sync::OnceCell<()>,
+    taken: tokio::sync::OnceCell<Coverage>,
 }
 
 impl TurnCheckpoint {
@@ -42,9 +43,12 @@ impl TurnCheckpoint {
         }
     }
 
-    async fn take(&self) {
+    async fn take(&self) -> Coverage {
         match self.try_take().await {
-            Ok(commit) => tracing::debug!(session = %self.session_id, %commit, "checkpoint taken"),
+            Ok(coverage) => {
+                tracing::debug!(session = %self.session_id, complete = coverage.complete, "checkpoint taken");
+                coverage
+            }
             Err(e) => {
                 tracing::warn!(session = %self.session_id, error = %e, "no checkpoint for this turn");
                 if lock(&NOTICED).insert(self.cwd.clone()) {
@@ -53,11 +57,15 @@ impl TurnCheckpoint {
                         self.cwd.display()
                     )));
                 }
+                let (cwd, error) = (self.cwd.clone(), e);
+                tokio::task::spawn_blocking(move || coverage::of_failure(&cwd, &error, coverage::hooks_of))
+                    .await
+                    .unwrap_or_else(|e| Coverage::none(e.to_string()))
             }
         }
     }
 
-    async fn try_take(&self) -> Result<String, CheckpointError> {
+    async fn try_take(&self) -> Result<Coverage, CheckpointError> {
         // The turn's prompt was stored when the turn began.
         let turn = self
             .store
@@ -66,21 +74,24 @@ impl TurnCheckpoint {
             .ok_or_else(|| CheckpointError::Corrupt("the turn's prompt is not stored".into()))?;
         let (home, cwd) = (self.home.clone(), self.cwd.clone());
         let message = format!("before turn {} of session {}", turn.seq, self.session_id);
-        let commit = tokio::task::spawn_blocking(move || Shadow::open(&home, &cwd)?.snapshot(&message))
-            .await
-            .map_err(|e| CheckpointError::Task(e.to_string()))??;
+        let (commit, coverage) = tokio::task::spawn_blocking(move || {
+            let shadow = Shadow::open(&home, &cwd)?;
+            let snapshot = shadow.snapshot(&message)?;
+            let coverage = coverage::of_snapshot(shadow.work_tree(), &snapshot, Limits::default(), coverage::hooks_of);
+            Ok::<_, CheckpointError>((snapshot.commit, coverage))
+        })
+        .await
+        .map_err(|e| CheckpointError::Task(e.to_string()))??;
         let cwd = self.cwd.display().to_string();
         self.store
             .record_checkpoint(&self.session_id, turn.seq, &cwd, &commit)
             .await?;
-        Ok(commit)
+        Ok(coverage)
     }
 }
 
 impl Checkpoints for TurnCheckpoint {
-    fn before_change(&self) -> BoxFuture<'_, ()> {
-        Box::pin(async move {
-            self.taken.get_or_init(|| self.take()).await;
-        })
+    fn before_change(&self) -> BoxFuture<'_, Coverage> {
+        Box::pin(async move { self.taken.get_or_init(|| self.take()).await.clone() })
     }
 }

@@ -1,19 +1,37 @@
 //! Checkpoints for `/undo`: before the first change of a turn, the session folder is snapshotted
 //! into a shadow git repository under `HERMES_HOME/checkpoints/` (never the project's own
-//! `.git`); `/undo` puts back every file that differs from the last turn's snapshot. `git.rs`
-//! drives the git CLI, `shadow.rs` owns one folder's shadow repository, `excludes.rs` what is
-//! left out, `guard.rs` the per-turn guard tools call, `restore.rs` writing files back.
+//! `.git`) — every file but regenerable output, nested repositories as files, ignored files
+//! included, and the refs, reflogs and index of every repository in it; `/undo` puts back every
+//! file that differs from the last turn's snapshot, permissions included. `git.rs` drives the
+//! git CLI; `shadow.rs` owns one folder's shadow repository: `walk.rs` finds the files,
+//! `meta.rs` the repositories' metadata, `modes.rs` the permission bits, `cache.rs` remembers
+//! what the last snapshot stored, `delta.rs` what changed since, `import.rs` writes a
+//! snapshot, `index_file.rs` reads git indexes, `repos.rs` finds repositories, `parse.rs`
+//! reads git's answers. `excludes.rs` says
+//! what is left out and the caps, `coverage.rs` what a snapshot covers, `guard.rs` is the
+//! per-turn guard tools call, `restore_plan.rs` and `restore.rs` write files back.
 
+mod cache;
+mod coverage;
+mod delta;
 mod excludes;
 pub mod git;
 mod guard;
+mod import;
+mod index_file;
+mod meta;
+mod modes;
+mod parse;
+mod repos;
 mod restore;
+mod restore_plan;
 mod shadow;
+mod walk;
 
-pub use excludes::{EXCLUDES, MAX_FILE_BYTES, MAX_FILES};
+pub use excludes::{FOREIGN_VCS, Limits, MAX_FILE_BYTES, MAX_FILES, MAX_LISTED, REGENERABLE};
 pub use guard::TurnCheckpoint;
-pub use restore::{Restored, restore};
-pub use shadow::{Change, ChangeKind, Shadow, shadow_dir};
+pub use restore::{Restoration, Restored, restore};
+pub use shadow::{Change, ChangeKind, RepoFound, Shadow, Snapshot, shadow_dir};
 
 /// Why a checkpoint could not be taken or used.
 #[derive(Debug, thiserror::Error)]

@@ -1,19 +1,23 @@
-//! Putting a folder back to a checkpoint: the files that differ between the checkpoint and the
-//! folder now are restored byte for byte — created files removed, deleted and modified ones
-//! written back with their executable bit, symlinks recreated. Text goes through the session's
-//! `FileSystem` first (the editor's `fs/write_text_file` when it offers it, so open buffers
-//! follow); what it does not take, binary content, removals and symlinks go to the disk in one
-//! blocking batch. Disk writes are atomic (temporary file renamed over the target) but not
-//! fsynced one by one: 100 fsyncs cost most of a second, and a crash mid-undo leaves the
-//! checkpoint in place to run `/undo` again. Submodules are left alone.
+//! Putting a folder back to a checkpoint (`restore_plan.rs` decides what): files the turn
+//! created are removed first (so a symlink or file that replaced a folder is gone before the
+//! folder's files come back), then every other file is written back byte for byte with the
+//! checkpoint's permission bits (executable or not, private or not), symlinks recreated as
+//! symlinks, and permissions a command changed on untouched files are put back. Text of the
+//! folder's own files goes through the session's `FileSystem` first (the editor's
+//! `fs/write_text_file` when it offers it, so open buffers follow) and its mode is then set on
+//! the disk, since an editor keeps whatever mode the file had; binary content, symlinks and git
+//! metadata go to the disk. Nothing is written through a symlinked folder. Disk writes are
+//! atomic (temporary file renamed over the target) but not fsynced one by one: 100 fsyncs cost
+//! most of a second, and a crash mid-undo leaves the checkpoint in place to run `/undo` again.
 
 use std::path::{Path, PathBuf};
 
-use super::{Change, ChangeKind, CheckpointError, Shadow};
+use super::restore_plan::{self, Step, display};
+use super::walk::path_from_bytes;
+use super::{ChangeKind, CheckpointError};
 use crate::tools::FileSystem;
 
 const SYMLINK: u32 = 0o120000;
-const GITLINK: u32 = 0o160000;
 
 /// One file put back.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,111 +27,193 @@ pub struct Restored {
     pub kind: ChangeKind,
 }
 
-/// Each changed file with its checkpoint content (`None` for files the turn created).
-type Plan = Vec<(Change, Option<Vec<u8>>)>;
+/// What a restore did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Restoration {
+    pub restored: Vec<Restored>,
+    /// Files that could not be put back, each with why.
+    pub failures: Vec<String>,
+    /// Files the checkpoint could not see (left out or skipped as regenerable), left as
+    /// they are.
+    pub kept: Vec<String>,
+}
 
-/// What the disk batch does for one file.
+/// What the disk does for one file.
 enum DiskOp {
-    Remove,
     Write(Vec<u8>),
     Symlink(Vec<u8>),
-    /// Written by the editor; only the executable bit is left to set.
+    /// Written by the editor; only the mode is left to set.
     ModeOnly,
 }
 
-/// Restores `cwd` to `commit` of its shadow repository. Returns the files put back and, per
-/// file that could not be, why. Fails without touching anything when git fails.
+/// Restores `cwd` to `commit` of its shadow repository. Fails without touching anything when
+/// git fails.
 pub async fn restore(
     home: &Path,
     cwd: &Path,
     commit: &str,
     fs: &dyn FileSystem,
-) -> Result<(Vec<Restored>, Vec<String>), CheckpointError> {
+) -> Result<Restoration, CheckpointError> {
     let (home_owned, cwd_owned, commit_owned) = (home.to_path_buf(), cwd.to_path_buf(), commit.to_string());
-    let plan = tokio::task::spawn_blocking(move || plan(&home_owned, &cwd_owned, &commit_owned))
-        .await
-        .map_err(|e| CheckpointError::Task(e.to_string()))??;
-    let mut failures = Vec::new();
-    let mut batch = Vec::with_capacity(plan.len());
-    for (change, content) in plan {
-        let target = cwd.join(&change.path);
-        let op = match content {
-            None => DiskOp::Remove,
-            Some(bytes) if change.old_mode == SYMLINK => DiskOp::Symlink(bytes),
-            Some(bytes) => match editor_text(&target, &bytes) {
-                Some(text) => match fs.write_text(&target, text).await {
+    let plan = blocking(move || restore_plan::plan(&home_owned, &cwd_owned, &commit_owned)).await??;
+    let mut outcome = Restoration {
+        failures: plan.refused,
+        kept: plan.kept,
+        ..Restoration::default()
+    };
+    let (removals, writes): (Vec<Step>, Vec<Step>) = plan.steps.into_iter().partition(|s| s.content.is_none());
+    let root = cwd.to_path_buf();
+    let removed = blocking(move || {
+        removals
+            .into_iter()
+            .map(|step| {
+                let result = beneath(&root, &step.rel).and_then(|target| remove(&target));
+                (step, result)
+            })
+            .collect::<Vec<_>>()
+    })
+    .await?;
+    for (step, result) in removed {
+        record(&mut outcome, step, result);
+    }
+    let mut batch = Vec::with_capacity(writes.len());
+    for step in writes {
+        let target = match beneath(cwd, &step.rel) {
+            Ok(target) => target,
+            Err(e) => {
+                record(&mut outcome, step, Err(e));
+                continue;
+            }
+        };
+        let bytes = step.content.clone().unwrap_or_default();
+        let op = match editor_text(&step, &target, &bytes) {
+            Some(text) => {
+                if let Some(parent) = target.parent()
+                    && let Err(e) = std::fs::create_dir_all(parent)
+                {
+                    record(&mut outcome, step, Err(e));
+                    continue;
+                }
+                match fs.write_text(&target, text).await {
                     Some(Ok(())) => DiskOp::ModeOnly,
                     Some(Err(e)) => {
-                        failures.push(format!("{}: {e}", change.path));
+                        record(&mut outcome, step, Err(e));
                         continue;
                     }
                     None => DiskOp::Write(bytes),
-                },
-                None => DiskOp::Write(bytes),
-            },
+                }
+            }
+            None if step.mode == SYMLINK => DiskOp::Symlink(bytes),
+            None => DiskOp::Write(bytes),
         };
-        batch.push((change, target, op));
+        batch.push((step, target, op));
     }
-    let (restored, disk_failures) = tokio::task::spawn_blocking(move || apply(batch))
+    let root = cwd.to_path_buf();
+    let permissions = plan.permissions;
+    let (written, chmodded) = blocking(move || {
+        let written: Vec<_> = batch
+            .into_iter()
+            .map(|(step, target, op)| {
+                let result = apply(&target, step.mode, step.perms, op);
+                (step, result)
+            })
+            .collect();
+        let chmodded: Vec<_> = permissions
+            .into_iter()
+            .map(|(rel, perms)| {
+                let result = beneath(&root, &rel).and_then(|target| set_permissions(&target, perms));
+                (rel, result)
+            })
+            .collect();
+        (written, chmodded)
+    })
+    .await?;
+    for (step, result) in written {
+        record(&mut outcome, step, result);
+    }
+    for (rel, result) in chmodded {
+        match result {
+            Ok(()) => outcome.restored.push(Restored {
+                path: display(&rel),
+                kind: ChangeKind::Modified,
+            }),
+            Err(e) => outcome.failures.push(format!("{}: {e}", display(&rel))),
+        }
+    }
+    Ok(outcome)
+}
+
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, CheckpointError> {
+    tokio::task::spawn_blocking(f)
         .await
-        .map_err(|e| CheckpointError::Task(e.to_string()))?;
-    failures.extend(disk_failures);
-    Ok((restored, failures))
+        .map_err(|e| CheckpointError::Task(e.to_string()))
 }
 
-/// The changes since `commit` with the checkpoint content of each file to write back.
-fn plan(home: &Path, cwd: &Path, commit: &str) -> Result<Plan, CheckpointError> {
-    let shadow = Shadow::open(home, cwd)?;
-    let tree = shadow.current_tree(commit)?;
-    let changes: Vec<Change> = shadow
-        .changes(commit, &tree)?
-        .into_iter()
-        .filter(|c| c.old_mode != GITLINK)
-        .collect();
-    let wanted: Vec<&str> = changes
-        .iter()
-        .filter(|c| c.kind != ChangeKind::Created)
-        .map(|c| c.old_blob.as_str())
-        .collect();
-    let mut blobs = shadow.blobs(&wanted)?.into_iter();
-    Ok(changes
-        .into_iter()
-        .map(|c| {
-            let content = (c.kind != ChangeKind::Created).then(|| blobs.next().unwrap_or_default());
-            (c, content)
-        })
-        .collect())
+fn record(outcome: &mut Restoration, step: Step, result: std::io::Result<()>) {
+    match result {
+        Ok(()) => outcome.restored.push(Restored {
+            path: display(&step.rel),
+            kind: step.kind,
+        }),
+        Err(e) => outcome.failures.push(format!("{}: {e}", display(&step.rel))),
+    }
 }
 
-/// Text the editor can take: UTF-8 without NUL bytes, and a target that is not a symlink now
-/// (the editor would write through it).
-fn editor_text<'a>(target: &Path, bytes: &'a [u8]) -> Option<&'a str> {
-    if bytes.contains(&0) || std::fs::symlink_metadata(target).is_ok_and(|m| m.file_type().is_symlink()) {
+/// Text the editor can take: one of the folder's own files (not git metadata, not a symlink)
+/// whose content is UTF-8 without NUL bytes, at a target that is not a symlink now (the
+/// editor would write through it).
+fn editor_text<'a>(step: &Step, target: &Path, bytes: &'a [u8]) -> Option<&'a str> {
+    if step.metadata
+        || step.mode == SYMLINK
+        || bytes.contains(&0)
+        || std::fs::symlink_metadata(target).is_ok_and(|m| m.file_type().is_symlink())
+    {
         return None;
     }
     std::str::from_utf8(bytes).ok()
 }
 
-fn apply(batch: Vec<(Change, PathBuf, DiskOp)>) -> (Vec<Restored>, Vec<String>) {
-    let mut restored = Vec::with_capacity(batch.len());
-    let mut failures = Vec::new();
-    for (change, target, op) in batch {
-        let executable = change.old_mode & 0o111 != 0;
-        let result = match op {
-            DiskOp::Remove => remove(&target),
-            DiskOp::Symlink(link) => restore_symlink(&target, &link),
-            DiskOp::Write(bytes) => write(&target, &bytes).and_then(|()| set_executable(&target, executable)),
-            DiskOp::ModeOnly => set_executable(&target, executable),
-        };
-        match result {
-            Ok(()) => restored.push(Restored {
-                path: change.path,
-                kind: change.kind,
-            }),
-            Err(e) => failures.push(format!("{}: {e}", change.path)),
+/// `root` joined with `rel`, refused when a folder on the way is a symlink (writing through
+/// it could land outside the folder) or a file.
+fn beneath(root: &Path, rel: &[u8]) -> std::io::Result<PathBuf> {
+    let target = root.join(path_from_bytes(rel));
+    let mut at = root.to_path_buf();
+    let parents: Vec<&[u8]> = rel.split(|b| *b == b'/').collect();
+    for part in &parents[..parents.len().saturating_sub(1)] {
+        at.push(path_from_bytes(part));
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return Err(std::io::Error::other(format!(
+                    "{} is a symbolic link; nothing is written through it",
+                    at.display()
+                )));
+            }
+            Ok(meta) if !meta.is_dir() => {
+                return Err(std::io::Error::other(format!(
+                    "{} is in the way (not a folder)",
+                    at.display()
+                )));
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => break,
+            Err(e) => return Err(e),
         }
     }
-    (restored, failures)
+    Ok(target)
+}
+
+/// Writes one file (unless the editor did) and gives it the checkpoint's permissions: all of
+/// them when recorded, else the executable bit.
+fn apply(target: &Path, mode: u32, perms: Option<u32>, op: DiskOp) -> std::io::Result<()> {
+    let permissions = |target: &Path| match perms {
+        Some(perms) => set_permissions(target, perms),
+        None => set_executable(target, mode & 0o111 != 0),
+    };
+    match op {
+        DiskOp::Symlink(link) => restore_symlink(target, &link),
+        DiskOp::Write(bytes) => write(target, &bytes).and_then(|()| permissions(target)),
+        DiskOp::ModeOnly => permissions(target),
+    }
 }
 
 fn remove(target: &Path) -> std::io::Result<()> {
@@ -140,7 +226,8 @@ fn remove(target: &Path) -> std::io::Result<()> {
 }
 
 /// Writes a temporary file beside `target` and renames it over: never half a file. A symlink
-/// at `target` is replaced (the checkpoint had a regular file there).
+/// at `target` is replaced (the checkpoint had a regular file there); an existing file's
+/// permission bits are kept (git records only the executable bit, set afterwards).
 fn write(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let parent = target.parent().unwrap_or(Path::new("/"));
     std::fs::create_dir_all(parent)?;
@@ -170,14 +257,13 @@ fn write(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 #[cfg(unix)]
 fn restore_symlink(target: &Path, link: &[u8]) -> std::io::Result<()> {
-    use std::os::unix::ffi::OsStrExt;
     if std::fs::symlink_metadata(target).is_ok() {
         remove(target)?;
     }
     if let Some(parent) = target.parent() {
         std::fs::create_dir_all(parent)?;
     }
-    std::os::unix::fs::symlink(std::ffi::OsStr::from_bytes(link), target)
+    std::os::unix::fs::symlink(path_from_bytes(link), target)
 }
 
 #[cfg(not(unix))]
@@ -185,11 +271,31 @@ fn restore_symlink(target: &Path, link: &[u8]) -> std::io::Result<()> {
     write(target, link)
 }
 
-/// Git keeps only the executable bit; the other permission bits of the file stay as they are.
+/// Sets exactly these permission bits (a regular file; never through a symlink).
+#[cfg(unix)]
+fn set_permissions(path: &Path, perms: u32) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let meta = std::fs::symlink_metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    if meta.permissions().mode() & 0o7777 != perms {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(perms))?;
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn set_permissions(_path: &Path, _perms: u32) -> std::io::Result<()> {
+    Ok(())
+}
+
+/// Sets or clears the executable bits (where the read bits are) to match the checkpoint; the
+/// other permission bits stay as they are.
 #[cfg(unix)]
 fn set_executable(path: &Path, executable: bool) -> std::io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
-    let mode = std::fs::metadata(path)?.permissions().mode();
+    let mode = std::fs::symlink_metadata(path)?.permissions().mode();
     let wanted = if executable {
         mode | ((mode & 0o444) >> 2)
     } else {
@@ -206,7 +312,7 @@ fn set_executable(_path: &Path, _executable: bool) -> std::io::Result<()> {
     Ok(())
 }
 
-// Its one test needs Unix modes and symlinks.
+// Its tests need Unix modes and symlinks.
 #[cfg(all(test, unix))]
 #[path = "restore_tests.rs"]
 mod tests;

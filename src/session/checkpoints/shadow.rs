@@ -1,8 +1,11 @@
 //! One shadow repository per session folder, under `HERMES_HOME/checkpoints/<hash>/` (the first
 //! 16 hex digits of the SHA-256 of the canonical folder path): a bare repository whose work tree
-//! is the folder, with its own index kept between snapshots so git re-reads only files whose
-//! size or time changed. Snapshots are commits chained on `refs/hermes/checkpoints`, which keeps
-//! them all reachable (gc never runs). Blocking: call it on the blocking pool.
+//! is the folder. A snapshot walks the folder (`walk.rs`), lists the git metadata of the
+//! repositories in it (`meta.rs`), compares both with the stat cache of the last snapshot
+//! (`cache.rs`) and imports what changed as one commit (`import.rs`): the files under `files/`,
+//! the metadata and the snapshot's records under `.git/`. Snapshots are chained on
+//! `refs/hermes/checkpoints`, which keeps them all reachable (gc never runs); an unchanged
+//! folder costs a walk and no git call. Blocking: call it on the blocking pool.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -11,11 +14,15 @@ use std::sync::{Arc, LazyLock, Mutex};
 use sha2::Digest;
 
 use super::CheckpointError;
-use super::excludes::{self, ATTRIBUTES, EXCLUDES, MAX_FILE_BYTES, MAX_FILES};
+use super::cache::Cache;
+use super::excludes::{self, ATTRIBUTES, Limits};
 use super::git::Git;
+use super::import::{self, FILES, REF};
+use super::modes::Modes;
+use super::parse::{parse_batch, parse_raw};
+use super::walk::{self, LeftOut, Why};
+use super::{delta, meta, repos};
 use crate::sync::lock;
-
-const REF: &str = "refs/hermes/checkpoints";
 
 /// One serialising lock per shadow repository in this process: two sessions in one folder
 /// share its index.
@@ -32,11 +39,11 @@ pub enum ChangeKind {
     Deleted,
 }
 
-/// One file to put back.
+/// One path that differs between a checkpoint and another tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
-    /// Relative to the session folder, `/`-separated as git prints it.
-    pub path: String,
+    /// The tree path, `/`-separated (metadata under `.git/<key>/…`).
+    pub path: Vec<u8>,
     pub kind: ChangeKind,
     /// The checkpoint's git mode (`100644`, `100755`, `120000` symlink, `160000` submodule).
     pub old_mode: u32,
@@ -44,10 +51,51 @@ pub struct Change {
     pub old_blob: String,
 }
 
+/// A git repository found in or above the session folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RepoFound {
+    pub work_tree: PathBuf,
+    pub git_dir: PathBuf,
+}
+
+/// A snapshot taken: its commit and what it does not cover.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    pub commit: String,
+    /// Precious paths left out (over the caps, unreadable, unstorable, other VCS metadata).
+    pub left_out: Vec<LeftOut>,
+    /// Whether the count cap stopped the walk (files after the last one were not looked at).
+    pub truncated: bool,
+    /// The enclosing repository first, then every `.git` found inside, in walk order.
+    pub repos: Vec<RepoFound>,
+}
+
+/// What a checkpoint recorded about what it left out, so a restore never removes a file the
+/// checkpoint could not see, and the files' permissions. `None` from `records` for checkpoints
+/// of earlier versions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Records {
+    pub excluded: Vec<Vec<u8>>,
+    pub left_out: Vec<Vec<u8>>,
+    pub cutoff: Option<Vec<u8>>,
+    pub modes: Modes,
+}
+
 /// The shadow repository of one folder.
 pub struct Shadow {
     git: Git,
     lock: Arc<Mutex<()>>,
+    limits: Limits,
+    /// The checkpoint store, never walked when it lies inside the folder.
+    store: PathBuf,
+}
+
+/// The folder staged as a commit.
+struct Staged {
+    commit: String,
+    left_out: Vec<LeftOut>,
+    truncated: bool,
+    repos: Vec<RepoFound>,
 }
 
 /// `HERMES_HOME/checkpoints/<hash of the canonical cwd>`.
@@ -66,15 +114,21 @@ impl Shadow {
             return Err(CheckpointError::TooBroad(why));
         }
         let dir = shadow_dir(home, &cwd);
+        let store = dir.parent().map(Path::to_path_buf).unwrap_or_default();
+        let store = store.canonicalize().unwrap_or(store);
         let git = Git::new(dir.clone(), cwd.clone());
         let lock = lock(&LOCKS).entry(dir.clone()).or_default().clone();
-        let shadow = Shadow { git, lock };
+        let shadow = Shadow {
+            git,
+            lock,
+            limits: Limits::default(),
+            store,
+        };
         if !dir.join("HEAD").exists() {
             let _held = lock_of(&shadow.lock);
             std::fs::create_dir_all(&dir)?;
             shadow.git.init_bare()?;
             std::fs::create_dir_all(dir.join("info"))?;
-            std::fs::write(dir.join("info/exclude"), EXCLUDES.join("\n") + "\n")?;
             std::fs::write(dir.join("info/attributes"), ATTRIBUTES)?;
             // Which folder this is, for a person looking at HERMES_HOME (as Hermes does).
             std::fs::write(dir.join("HERMES_WORKDIR"), cwd.as_os_str().as_encoded_bytes())?;
@@ -82,66 +136,127 @@ impl Shadow {
         Ok(shadow)
     }
 
-    /// Snapshots the folder. Returns the commit id: a new commit when anything changed since
-    /// the last snapshot, the last one otherwise.
-    pub fn snapshot(&self, message: &str) -> Result<String, CheckpointError> {
+    /// The same repository with other caps (tests).
+    pub fn with_limits(mut self, limits: Limits) -> Shadow {
+        self.limits = limits;
+        self
+    }
+
+    /// Snapshots the folder: a new commit when anything changed since the last snapshot, the
+    /// last one otherwise.
+    pub fn snapshot(&self, message: &str) -> Result<Snapshot, CheckpointError> {
         let _held = lock_of(&self.lock);
-        let tip = self.tip();
-        let changed = self.stage_index(tip.as_deref())?;
-        if let Some(tip) = &tip
-            && !changed
-        {
-            return Ok(tip.clone());
-        }
-        let tree = self.git.text(&["write-tree"])?;
-        let mut args = vec!["commit-tree", tree.as_str(), "-m", message];
-        if let Some(tip) = &tip {
-            args.extend(["-p", tip.as_str()]);
-        }
-        let commit = self.git.text(&args)?;
-        match &tip {
-            Some(tip) => self.git.run(&["update-ref", REF, &commit, tip])?,
-            None => self.git.run(&["update-ref", REF, &commit])?,
+        let staged = self.stage(message)?;
+        Ok(Snapshot {
+            commit: staged.commit,
+            left_out: staged.left_out,
+            truncated: staged.truncated,
+            repos: staged.repos,
+        })
+    }
+
+    /// The folder as it is now, as a commit of the shadow repository (the last snapshot when
+    /// nothing changed; otherwise a new one on the chain, which `/undo` compares with).
+    pub fn current(&self) -> Result<String, CheckpointError> {
+        let _held = lock_of(&self.lock);
+        Ok(self.stage("the folder as it is now")?.commit)
+    }
+
+    /// The paths that differ between the checkpoint `base` and the commit `current`. A
+    /// checkpoint of an earlier version (`recorded` false: no records) held the folder's files
+    /// at the top of its tree, so it is compared with the files alone.
+    pub fn changes(&self, base: &str, current: &str, recorded: bool) -> Result<Vec<Change>, CheckpointError> {
+        let current = match recorded {
+            true => current.to_string(),
+            false => format!("{current}:{FILES}"),
         };
-        Ok(commit)
-    }
-
-    /// The tree of the folder as it is now (staged into the shadow index, nothing committed).
-    pub fn current_tree(&self, base: &str) -> Result<String, CheckpointError> {
-        let _held = lock_of(&self.lock);
-        self.stage_index(Some(base))?;
-        Ok(self.git.text(&["write-tree"])?)
-    }
-
-    /// The files that differ between `commit` and `tree`.
-    pub fn changes(&self, commit: &str, tree: &str) -> Result<Vec<Change>, CheckpointError> {
         let out = self
             .git
-            .run(&["diff-tree", "-r", "-z", "--no-renames", "--raw", commit, tree])?;
+            .run(&["diff-tree", "-r", "-z", "--no-renames", "--raw", base, &current])?;
         Ok(parse_raw(&out))
     }
 
-    /// How many files differ between two commits or trees.
+    /// How many of the folder's files differ between two snapshots (metadata not counted).
     pub fn count_changes(&self, from: &str, to: &str) -> Result<usize, CheckpointError> {
+        let probes: Vec<String> = [from, to]
+            .iter()
+            .map(|c| format!("{c}:{}/{}", meta::ENTRY, meta::RECORD_LEFT_OUT))
+            .collect();
+        let probes: Vec<&str> = probes.iter().map(String::as_str).collect();
+        let recorded = self.cat(&probes)?;
+        let files_of = |commit: &str, recorded: bool| match recorded {
+            true => format!("{commit}:{FILES}"),
+            false => commit.to_string(),
+        };
+        let (from, to) = (
+            files_of(from, recorded[0].is_some()),
+            files_of(to, recorded[1].is_some()),
+        );
         let out = self
             .git
-            .run(&["diff-tree", "-r", "-z", "--no-renames", "--name-only", from, to])?;
+            .run(&["diff-tree", "-r", "-z", "--no-renames", "--name-only", &from, &to])?;
         Ok(out.split(|b| *b == 0).filter(|p| !p.is_empty()).count())
     }
 
     /// The contents of `blobs`, in order, read by one `git cat-file --batch`.
     pub fn blobs(&self, blobs: &[&str]) -> Result<Vec<Vec<u8>>, CheckpointError> {
-        if blobs.is_empty() {
-            return Ok(Vec::new());
-        }
-        let input = blobs.join("\n") + "\n";
-        let out = self.git.run_input(&["cat-file", "--batch"], Some(input.into_bytes()))?;
-        parse_batch(&out, blobs.len())
+        self.cat(blobs)?
+            .into_iter()
+            .map(|b| b.ok_or_else(|| CheckpointError::Corrupt("a checkpoint blob is missing".into())))
+            .collect()
+    }
+
+    /// What `commit` recorded about the paths it left out; `None` for a checkpoint taken by
+    /// an earlier version (which recorded nothing).
+    pub fn records(&self, commit: &str) -> Result<Option<Records>, CheckpointError> {
+        let wanted: Vec<String> = meta::RECORDS
+            .iter()
+            .map(|n| format!("{commit}:{}/{n}", meta::ENTRY))
+            .collect();
+        let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
+        let found = self.cat(&wanted)?;
+        let [Some(excluded), Some(left_out), Some(cutoff), Some(modes)] = found.as_slice() else {
+            return Ok(None);
+        };
+        let modes = Modes::decode(modes).ok_or_else(|| CheckpointError::Corrupt("unreadable modes record".into()))?;
+        Ok(Some(Records {
+            excluded: meta::record_paths(excluded),
+            left_out: meta::record_paths(left_out),
+            cutoff: meta::record_paths(cutoff).into_iter().next(),
+            modes,
+        }))
+    }
+
+    /// The paths of the regular files of the folder as snapshotted in `commit`.
+    pub fn files_of(&self, commit: &str) -> Result<Vec<Vec<u8>>, CheckpointError> {
+        let out = self.git.run(&["ls-tree", "-r", "-z", &format!("{commit}:{FILES}")])?;
+        Ok(out
+            .split(|b| *b == 0)
+            .filter_map(|line| {
+                let tab = memchr::memchr(b'\t', line)?;
+                line.starts_with(b"100").then(|| line[tab + 1..].to_vec())
+            })
+            .collect())
     }
 
     /// The session folder (canonical).
     pub fn work_tree(&self) -> &Path {
         &self.git.work_tree
+    }
+
+    /// Whether each object name (`<commit>:<path>`) exists.
+    pub fn exist(&self, names: &[&str]) -> Result<Vec<bool>, CheckpointError> {
+        Ok(self.cat(names)?.into_iter().map(|found| found.is_some()).collect())
+    }
+
+    /// Objects by name, `None` for those that do not exist.
+    fn cat(&self, names: &[&str]) -> Result<Vec<Option<Vec<u8>>>, CheckpointError> {
+        if names.is_empty() {
+            return Ok(Vec::new());
+        }
+        let input = names.join("\n") + "\n";
+        let out = self.git.run_input(&["cat-file", "--batch"], Some(input.into_bytes()))?;
+        parse_batch(&out, names.len())
     }
 
     /// The last snapshot, read from the loose ref (gc never packs it).
@@ -151,113 +266,79 @@ impl Shadow {
         (!id.is_empty()).then(|| id.to_string())
     }
 
-    /// Stages the whole folder into the shadow index; returns whether it differs from `base`.
-    /// Files over the size cap are dropped from the index (checked only among paths that
-    /// differ from `base`, or all of them on a first snapshot).
-    fn stage_index(&self, base: Option<&str>) -> Result<bool, CheckpointError> {
-        let index = self.git.git_dir.join("index");
-        if !index.exists() {
-            let files = excludes::count_files(&self.git.work_tree, MAX_FILES);
-            if files > MAX_FILES {
-                return Err(CheckpointError::TooManyFiles(MAX_FILES));
+    /// Walks the folder and imports what changed since the cached snapshot.
+    fn stage(&self, message: &str) -> Result<Staged, CheckpointError> {
+        let root = &self.git.work_tree;
+        let walked = now();
+        let skip = self.store.starts_with(root).then_some(self.store.as_path());
+        let scan = walk::scan(root, skip, self.limits);
+        let tip = self.tip();
+        let cache_path = self.git.git_dir.join("hermes-cache");
+        let mut cache = Cache::load(&cache_path);
+        let full = tip.is_none() || cache.commit != tip;
+        let mut left_out = scan.left_out;
+        let mut metadata = Vec::new();
+        for dot_git in &scan.dot_gits {
+            meta::list(root, dot_git, self.limits, &mut metadata, &mut left_out);
+        }
+        let (mut changes, unreadable) = delta::changes(&cache, full, root, &scan.files, &metadata);
+        left_out.extend(unreadable);
+        let records = meta::records(
+            &scan.excluded,
+            &left_out,
+            scan.cutoff.as_deref(),
+            Modes::of(&scan.files).encode(),
+        );
+        delta::add_records(&mut changes, &cache, records);
+        let commit = match (tip, changes.is_empty()) {
+            (Some(tip), true) => tip,
+            (tip, _) => {
+                if full {
+                    // Written by earlier versions, which staged through git's index.
+                    let _ = std::fs::remove_file(self.git.git_dir.join("index"));
+                }
+                let (commit, failed) = import::import(&self.git, tip.as_deref(), changes, message, &mut cache)?;
+                cache.walked = walked;
+                cache.save(&cache_path);
+                left_out.extend(failed.iter().filter_map(|path| {
+                    Some(LeftOut {
+                        path: meta::walk_path(path)?,
+                        why: Why::Unreadable,
+                    })
+                }));
+                commit
             }
-        }
-        self.git.run(&["add", "-A", "--", "."])?;
-        if index_entries(&index).is_some_and(|n| n > MAX_FILES) {
-            // Start from a fresh count next time.
-            let _ = std::fs::remove_file(&index);
-            return Err(CheckpointError::TooManyFiles(MAX_FILES));
-        }
-        let candidates = match base {
-            Some(base) => self
-                .git
-                .run(&["diff-index", "--cached", "-z", "--name-only", "--no-renames", base])?,
-            None => self.git.run(&["ls-files", "-z", "--cached"])?,
         };
-        let candidates: Vec<String> = candidates
-            .split(|b| *b == 0)
-            .filter(|p| !p.is_empty())
-            .map(|p| String::from_utf8_lossy(p).into_owned())
+        let mut repos: Vec<RepoFound> = repos::enclosing(root)
+            .map(|(work_tree, git_dir)| RepoFound { work_tree, git_dir })
+            .into_iter()
             .collect();
-        let oversize: Vec<&String> = candidates
-            .iter()
-            .filter(|p| {
-                std::fs::symlink_metadata(self.git.work_tree.join(p))
-                    .is_ok_and(|m| m.is_file() && m.len() > MAX_FILE_BYTES)
+        repos.extend(scan.dot_gits.iter().filter_map(|d| {
+            let dot_git = walk::absolute(root, &d.path);
+            Some(RepoFound {
+                git_dir: repos::git_dir(&dot_git)?,
+                work_tree: dot_git.parent()?.to_path_buf(),
             })
-            .collect();
-        for chunk in oversize.chunks(200) {
-            tracing::debug!(
-                count = chunk.len(),
-                "leaving files over the size cap out of the checkpoint"
-            );
-            let mut args = vec!["rm", "--cached", "--quiet", "--ignore-unmatch", "--"];
-            args.extend(chunk.iter().map(|p| p.as_str()));
-            self.git.run(&args)?;
-        }
-        // A dropped big file may still differ from `base` (it was small there): count it.
-        Ok(!candidates.is_empty())
+        }));
+        Ok(Staged {
+            commit,
+            left_out,
+            truncated: scan.cutoff.is_some(),
+            repos,
+        })
     }
+}
+
+/// Now, as the stat data records times (seconds, nanoseconds).
+fn now() -> (u32, u32) {
+    let since = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    (since.as_secs() as u32, since.subsec_nanos())
 }
 
 fn lock_of(m: &Mutex<()>) -> std::sync::MutexGuard<'_, ()> {
     lock(m)
-}
-
-/// The entry count in a git index header (`DIRC`, version, count), without running git.
-fn index_entries(index: &Path) -> Option<usize> {
-    use std::io::Read;
-    let mut header = [0u8; 12];
-    std::fs::File::open(index).ok()?.read_exact(&mut header).ok()?;
-    (&header[..4] == b"DIRC").then(|| u32::from_be_bytes([header[8], header[9], header[10], header[11]]) as usize)
-}
-
-/// Parses `diff-tree --raw -z`: `:old new oldsha newsha S\0path\0` per file.
-fn parse_raw(out: &[u8]) -> Vec<Change> {
-    let mut fields = out.split(|b| *b == 0);
-    let mut changes = Vec::new();
-    while let (Some(meta), Some(path)) = (fields.next(), fields.next()) {
-        let meta = String::from_utf8_lossy(meta);
-        let parts: Vec<&str> = meta.trim_start_matches(':').split(' ').collect();
-        if parts.len() < 5 {
-            continue;
-        }
-        let kind = match parts[4].chars().next() {
-            Some('A') => ChangeKind::Created,
-            Some('D') => ChangeKind::Deleted,
-            _ => ChangeKind::Modified,
-        };
-        changes.push(Change {
-            path: String::from_utf8_lossy(path).into_owned(),
-            kind,
-            old_mode: u32::from_str_radix(parts[0], 8).unwrap_or(0),
-            old_blob: parts[2].to_string(),
-        });
-    }
-    changes
-}
-
-/// Parses `cat-file --batch`: `<id> blob <size>\n<content>\n` per object.
-fn parse_batch(out: &[u8], expected: usize) -> Result<Vec<Vec<u8>>, CheckpointError> {
-    let mut rest = out;
-    let mut blobs = Vec::with_capacity(expected);
-    while blobs.len() < expected {
-        let nl = memchr::memchr(b'\n', rest).ok_or_else(|| CheckpointError::Corrupt("short cat-file output".into()))?;
-        let header = String::from_utf8_lossy(&rest[..nl]).into_owned();
-        let size: usize = header
-            .rsplit(' ')
-            .next()
-            .and_then(|s| s.parse().ok())
-            .filter(|_| header.contains(" blob "))
-            .ok_or_else(|| CheckpointError::Corrupt(format!("unexpected cat-file header: {header}")))?;
-        let body = &rest[nl + 1..];
-        if body.len() < size {
-            return Err(CheckpointError::Corrupt("truncated cat-file output".into()));
-        }
-        blobs.push(body[..size].to_vec());
-        rest = &body[(size + 1).min(body.len())..];
-    }
-    Ok(blobs)
 }
 
 #[cfg(test)]

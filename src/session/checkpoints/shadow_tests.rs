@@ -1,7 +1,9 @@
 //! Unit tests of the shadow repository: snapshots, changes, byte-identical restore inputs,
-//! exclusions and the project's own `.git` left alone.
+//! what is left out and what is not (ignored files, nested repositories as files, repository
+//! metadata), and the project's own `.git` left alone.
 
 use super::*;
+use crate::session::checkpoints::MAX_FILE_BYTES;
 
 fn setup() -> (tempfile::TempDir, tempfile::TempDir, PathBuf) {
     let home = tempfile::tempdir().unwrap();
@@ -23,9 +25,9 @@ fn the_shadow_lives_under_hermes_home_keyed_by_the_folder() {
         root.as_os_str().as_encoded_bytes()
     );
     assert!(
-        std::fs::read_to_string(dir.join("info/exclude"))
+        std::fs::read_to_string(dir.join("info/attributes"))
             .unwrap()
-            .contains("node_modules/")
+            .contains("-text")
     );
     assert_eq!(shadow.work_tree(), root);
     // Nothing appears in the project.
@@ -39,52 +41,83 @@ fn an_unchanged_folder_reuses_the_last_snapshot_and_changes_are_listed() {
     std::fs::write(root.join("edit.txt"), "before\r\n").unwrap();
     std::fs::write(root.join("gone.bin"), [0u8, 159, 146, 150]).unwrap();
     let shadow = Shadow::open(home.path(), &root).unwrap();
-    let first = shadow.snapshot("one").unwrap();
-    assert_eq!(shadow.snapshot("two").unwrap(), first, "no change, no new commit");
+    let first = shadow.snapshot("one").unwrap().commit;
+    assert_eq!(
+        shadow.snapshot("two").unwrap().commit,
+        first,
+        "no change, no new commit"
+    );
 
     std::fs::write(root.join("edit.txt"), "after\n").unwrap();
     std::fs::remove_file(root.join("gone.bin")).unwrap();
     std::fs::create_dir(root.join("new")).unwrap();
     std::fs::write(root.join("new/file.txt"), "new").unwrap();
-    let tree = shadow.current_tree(&first).unwrap();
-    let mut changes = shadow.changes(&first, &tree).unwrap();
+    let now = shadow.current().unwrap();
+    let mut changes = shadow.changes(&first, &now, true).unwrap();
     changes.sort_by(|a, b| a.path.cmp(&b.path));
-    let kinds: Vec<(&str, ChangeKind)> = changes.iter().map(|c| (c.path.as_str(), c.kind)).collect();
+    let kinds: Vec<(&str, ChangeKind)> = changes
+        .iter()
+        .map(|c| (std::str::from_utf8(&c.path).unwrap(), c.kind))
+        .collect();
     assert_eq!(
         kinds,
         [
-            ("edit.txt", ChangeKind::Modified),
-            ("gone.bin", ChangeKind::Deleted),
-            ("new/file.txt", ChangeKind::Created)
+            ("files/edit.txt", ChangeKind::Modified),
+            ("files/gone.bin", ChangeKind::Deleted),
+            ("files/new/file.txt", ChangeKind::Created)
         ]
     );
-    assert_eq!(shadow.count_changes(&first, &tree).unwrap(), 3);
+    assert_eq!(shadow.count_changes(&first, &now).unwrap(), 3);
     // The checkpoint's bytes, exactly (CRLF kept, binary intact).
     let blobs = shadow.blobs(&[&changes[0].old_blob, &changes[1].old_blob]).unwrap();
     assert_eq!(blobs[0], b"before\r\n");
     assert_eq!(blobs[1], [0u8, 159, 146, 150]);
     assert_eq!(changes[0].old_mode, 0o100644);
-    let second = shadow.snapshot("three").unwrap();
-    assert_ne!(second, first);
+    assert_eq!(
+        shadow.snapshot("three").unwrap().commit,
+        now,
+        "the folder as compared is the snapshot"
+    );
+}
+
+fn git_in(dir: &Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@t")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@t")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The snapshot's file paths (under `files/`, given without it), and its metadata paths
+/// (under `.git/`), apart.
+fn tree_paths(shadow: &Shadow, commit: &str) -> (Vec<String>, Vec<String>) {
+    let out = shadow.git.run(&["ls-tree", "-r", "--name-only", commit]).unwrap();
+    let (files, metadata): (Vec<String>, Vec<String>) = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .partition(|p| p.starts_with("files/"));
+    let files = files.iter().map(|f| f["files/".len()..].to_string()).collect();
+    assert!(metadata.iter().all(|p| p.starts_with(".git/")), "{metadata:?}");
+    (files, metadata)
 }
 
 #[test]
-fn excluded_ignored_and_oversize_files_stay_out_and_the_project_git_is_untouched() {
+fn ignored_files_are_in_regenerable_and_oversize_ones_out_and_the_project_git_is_untouched() {
     let (home, _work, root) = setup();
-    let git = |args: &[&str]| {
-        let ok = std::process::Command::new("git")
-            .args(args)
-            .current_dir(&root)
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .output()
-            .unwrap()
-            .status
-            .success();
-        assert!(ok, "git {args:?}");
-    };
-    git(&["init", "-q"]);
-    std::fs::write(root.join(".gitignore"), "ignored/\n").unwrap();
+    git_in(&root, &["init", "-q"]);
+    std::fs::write(root.join(".gitignore"), "ignored/\n.env\n").unwrap();
     std::fs::write(root.join(".gitattributes"), "* text=auto eol=crlf\n").unwrap();
     for dir in ["node_modules", "ignored", "src"] {
         std::fs::create_dir(root.join(dir)).unwrap();
@@ -94,23 +127,77 @@ fn excluded_ignored_and_oversize_files_stay_out_and_the_project_git_is_untouched
     std::fs::write(root.join("big.dat"), vec![b'x'; MAX_FILE_BYTES as usize + 1]).unwrap();
     let before = snapshot_of(&root.join(".git"));
     let shadow = Shadow::open(home.path(), &root).unwrap();
-    let commit = shadow.snapshot("one").unwrap();
-    let out = shadow.git.run(&["ls-tree", "-r", "--name-only", &commit]).unwrap();
-    let names = String::from_utf8(out).unwrap();
+    let snapshot = shadow.snapshot("one").unwrap();
+    let (files, metadata) = tree_paths(&shadow, &snapshot.commit);
     assert_eq!(
-        names.lines().collect::<Vec<_>>(),
-        [".gitattributes", ".gitignore", "src/a.txt"]
+        files,
+        [".env", ".gitattributes", ".gitignore", "ignored/a.txt", "src/a.txt"]
     );
+    assert!(metadata.contains(&".git/%2Egit/HEAD".to_string()), "{metadata:?}");
+    assert!(metadata.contains(&".git/left-out".to_string()), "{metadata:?}");
+    assert_eq!(snapshot.left_out.len(), 1);
+    assert_eq!(snapshot.left_out[0].path, b"big.dat");
+    let records = shadow.records(&snapshot.commit).unwrap().unwrap();
+    assert_eq!(records.excluded, [b"node_modules".to_vec()]);
+    assert_eq!(records.left_out, [b"big.dat".to_vec()]);
+    assert_eq!(records.cutoff, None);
     // Stored as on disk despite the project's eol=crlf attribute.
     let blob = shadow
         .git
-        .run(&["cat-file", "blob", &format!("{commit}:src/a.txt")])
+        .run(&["cat-file", "blob", &format!("{}:files/src/a.txt", snapshot.commit)])
         .unwrap();
     assert_eq!(blob, b"x\n");
     assert_eq!(
         snapshot_of(&root.join(".git")),
         before,
         "the project's .git is not touched"
+    );
+}
+
+#[test]
+fn a_nested_repository_is_stored_as_files_with_its_refs_and_objects() {
+    let (home, _work, root) = setup();
+    let lib = root.join("vendor/lib");
+    std::fs::create_dir_all(&lib).unwrap();
+    git_in(&lib, &["init", "-q", "-b", "main"]);
+    std::fs::write(lib.join("lib.rs"), "fn a() {}\n").unwrap();
+    git_in(&lib, &["add", "lib.rs"]);
+    git_in(&lib, &["commit", "-qm", "one"]);
+    std::fs::write(lib.join("notes.txt"), "untracked\n").unwrap();
+    let shadow = Shadow::open(home.path(), &root).unwrap();
+    let snapshot = shadow.snapshot("one").unwrap();
+    let (files, metadata) = tree_paths(&shadow, &snapshot.commit);
+    assert_eq!(files, ["vendor/lib/lib.rs", "vendor/lib/notes.txt"]);
+    for wanted in ["HEAD", "index", "refs/heads/main", "logs/HEAD"] {
+        let path = format!(".git/vendor%2Flib%2F%2Egit/{wanted}");
+        assert!(metadata.contains(&path), "{path} in {metadata:?}");
+    }
+    // Its objects and configuration too: only this snapshot holds them once the clone is
+    // deleted.
+    for wanted in ["objects/", "config"] {
+        let path = format!(".git/vendor%2Flib%2F%2Egit/{wanted}");
+        assert!(metadata.iter().any(|p| p.starts_with(&path)), "{path} in {metadata:?}");
+    }
+    let repos: Vec<&Path> = snapshot.repos.iter().map(|r| r.git_dir.as_path()).collect();
+    assert_eq!(repos, [lib.join(".git").as_path()]);
+
+    // Moving a ref alone is a change.
+    git_in(&lib, &["branch", "topic"]);
+    let now = shadow.current().unwrap();
+    let changed: Vec<String> = shadow
+        .changes(&snapshot.commit, &now, true)
+        .unwrap()
+        .iter()
+        .map(|c| String::from_utf8(c.path.clone()).unwrap())
+        .collect();
+    assert!(
+        changed.contains(&".git/vendor%2Flib%2F%2Egit/refs/heads/topic".to_string()),
+        "{changed:?}"
+    );
+    assert_eq!(
+        shadow.count_changes(&snapshot.commit, &now).unwrap(),
+        0,
+        "metadata is not counted"
     );
 }
 

@@ -17,7 +17,7 @@ use crate::session::Session;
 use crate::session::checkpoints::{self, Restored, Shadow, TurnCheckpoint};
 use crate::sync::lock;
 use crate::tools::FileSystem;
-use crate::tools::checkpoint::Checkpoints;
+use crate::tools::checkpoint::{Checkpoints, Coverage};
 
 /// What `/undo` did.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +29,9 @@ pub enum UndoReport {
         /// The undone turn's prompt, first line.
         prompt: String,
         restored: Vec<Restored>,
+        /// Files the checkpoint could not see (left out, or in a regenerable folder), left
+        /// as they are.
+        kept: Vec<String>,
     },
     /// Some files could not be put back; the turn stays in the conversation (run it again).
     Partial {
@@ -80,14 +83,15 @@ impl SessionManager {
         };
         let turn_checkpoints =
             (self.store().checkpoints(&session.id).await?.into_iter()).filter(|c| c.turn_seq == turn.seq);
-        let (mut restored, mut failures) = (Vec::new(), Vec::new());
+        let (mut restored, mut kept, mut failures) = (Vec::new(), Vec::new(), Vec::new());
         for checkpoint in turn_checkpoints {
             let cwd = PathBuf::from(&checkpoint.cwd);
             let outcome = checkpoints::restore(&self.config().home, &cwd, &checkpoint.commit_id, fs.as_ref()).await;
             match outcome {
-                Ok((done, failed)) => {
-                    restored.extend(done);
-                    failures.extend(failed);
+                Ok(done) => {
+                    restored.extend(done.restored);
+                    kept.extend(done.kept);
+                    failures.extend(done.failures);
                 }
                 // A first folder failing changed nothing; a later one leaves the turn partly undone.
                 Err(e) if restored.is_empty() && failures.is_empty() => {
@@ -111,6 +115,7 @@ impl SessionManager {
         Ok(UndoReport::Undone {
             prompt: turn.prompt,
             restored,
+            kept,
         })
     }
 
@@ -131,7 +136,7 @@ impl SessionManager {
                     .and_then(|shadow| {
                         let to = match newer {
                             Some(n) => n.commit_id.clone(),
-                            None => shadow.current_tree(&row.commit_id).ok()?,
+                            None => shadow.current().ok()?,
                         };
                         shadow.count_changes(&row.commit_id, &to).ok()
                     });
@@ -167,9 +172,31 @@ impl SessionManager {
 struct EveryFolder(Vec<TurnCheckpoint>);
 
 impl Checkpoints for EveryFolder {
-    fn before_change(&self) -> BoxFuture<'_, ()> {
+    /// Complete only when every folder's is; what each left out and every repository, once.
+    fn before_change(&self) -> BoxFuture<'_, Coverage> {
         Box::pin(async move {
-            futures::future::join_all(self.0.iter().map(|guard| guard.before_change())).await;
+            let each = futures::future::join_all(self.0.iter().map(|guard| guard.before_change())).await;
+            let mut all = Coverage {
+                complete: !each.is_empty(),
+                ..Coverage::default()
+            };
+            let mut reasons = Vec::new();
+            for coverage in each {
+                all.complete &= coverage.complete;
+                all.uncovered.extend(coverage.uncovered);
+                for repo in coverage.nested_repos {
+                    if !all.nested_repos.iter().any(|r| r.git_dir == repo.git_dir) {
+                        all.nested_repos.push(repo);
+                    }
+                }
+                reasons.extend(coverage.reason);
+            }
+            all.reason = match reasons.is_empty() {
+                true if all.complete => None,
+                true => Some("no checkpoint is taken for this session".to_string()),
+                false => Some(reasons.join("; ")),
+            };
+            all
         })
     }
 }

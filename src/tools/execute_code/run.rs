@@ -36,6 +36,8 @@ pub(super) async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
     if let Err(blocked) = approve(ctx, code).await {
         return refused(blocked.0);
     }
+    // The script may change files by its own means: snapshot for `/undo` before it runs.
+    ctx.session.checkpoints.before_change().await;
     let started = Instant::now();
     match run_approved(ctx, code).await {
         Ok((result, failed)) => match failed {
