@@ -32,6 +32,9 @@ mod commands;
 /// toggle.
 mod compaction_controls;
 mod containment;
+/// What `/undo` can restore decides what runs unasked; nested repositories' hooks are read-only.
+#[cfg(target_os = "linux")]
+mod coverage_gate;
 /// delegate_task: subagents within the turn, as sessions or one card; cancel; usage.
 mod delegate;
 /// The editor config snippets and the ACP registry manifest.

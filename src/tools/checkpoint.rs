@@ -62,6 +62,13 @@ pub trait Checkpoints: Send + Sync {
     /// change that follows is never part of it; a failure is logged and reported to the user
     /// by the implementation, and comes back as incomplete coverage.
     fn before_change(&self) -> BoxFuture<'_, Coverage>;
+
+    /// The git directories this turn's checkpoint found (the enclosing repository, the
+    /// folder's own, every nested one), for the sandbox to keep their hooks and configuration
+    /// read-only; empty until `before_change` has answered.
+    fn repositories(&self) -> Vec<PathBuf> {
+        Vec::new()
+    }
 }
 
 /// No checkpoints (tests, benches, scopes that must not snapshot): nothing can be undone.

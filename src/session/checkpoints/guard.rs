@@ -94,4 +94,10 @@ impl Checkpoints for TurnCheckpoint {
     fn before_change(&self) -> BoxFuture<'_, Coverage> {
         Box::pin(async move { self.taken.get_or_init(|| self.take()).await.clone() })
     }
+
+    fn repositories(&self) -> Vec<PathBuf> {
+        (self.taken.get().into_iter())
+            .flat_map(|coverage| coverage.nested_repos.iter().map(|repo| repo.git_dir.clone()))
+            .collect()
+    }
 }

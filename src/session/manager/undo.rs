@@ -199,4 +199,14 @@ impl Checkpoints for EveryFolder {
             all
         })
     }
+
+    fn repositories(&self) -> Vec<PathBuf> {
+        let mut all: Vec<PathBuf> = Vec::new();
+        for dir in self.0.iter().flat_map(|guard| guard.repositories()) {
+            if !all.contains(&dir) {
+                all.push(dir);
+            }
+        }
+        all
+    }
 }

@@ -296,7 +296,7 @@ async fn approve(
 ) -> Result<Approval, ToolOutput> {
     let assessment = permission::assess_command(ctx, command, cwd);
     tracing::debug!(risk = ?assessment.risk, programs = ?assessment.programs, "command analysed");
-    let (read_only, write_targets) = (assessment.read_only, assessment.write_targets.clone());
+    let read_only = assessment.read_only;
     let (project, temp) = permission::project_roots(ctx);
     // The editor's terminal runs foreground commands through our sandbox launcher.
     let in_editor = ctx.session.terminals.runs_in_editor() && !background;
@@ -306,6 +306,18 @@ async fn approve(
     let mut folders = ctx.session.workspace.roots();
     folders.extend(project.iter().cloned());
     let in_a_folder = |path: &Path| folders.iter().any(|folder| path.starts_with(folder));
+    // Snapshot for `/undo` before the decision, unless the analysis proved the command only
+    // reads: whether the snapshot covers everything the command may change decides whether
+    // `accept_edits`/`dont_ask` may run it unasked, and the repositories it finds are
+    // protected in the command's sandbox. A refused command leaves an unused snapshot.
+    let coverage = match read_only {
+        true => None,
+        false => Some(ctx.session.checkpoints.before_change().await),
+    };
+    let undoable = in_a_folder(cwd) && coverage.as_ref().is_some_and(|c| c.complete);
+    if let Some(reason) = coverage.as_ref().and_then(|c| c.reason.as_deref()) {
+        tracing::debug!(reason, "a command's changes would not all be undoable");
+    }
     let effect = CommandEffect {
         command: command.to_string(),
         assessment,
@@ -315,22 +327,13 @@ async fn approve(
         network_requested: network,
         network_open: super::shell::sandbox::network_open(&ctx.services),
         background,
-        // The turn's checkpoint snapshots the session's folders before the command runs
-        // (below); the checkpoint API does not report yet whether it covers everything the
-        // command may change there (nested repositories, ignored files, modes): the lead wires
-        // that at merge. Until then: undoable when the command runs inside a session folder.
-        undoable: in_a_folder(cwd),
+        undoable,
         roots: project,
         temp,
     };
     let approved = permission::gate_command(ctx, effect)
         .await
         .map_err(|blocked| error_result(command, blocked.0, "blocked"))?;
-    // Snapshot for `/undo` before anything runs, unless the analysis proved the command only
-    // reads or it can touch nothing inside the session's folders.
-    if !read_only && (in_a_folder(cwd) || write_targets.iter().any(|t| in_a_folder(t))) {
-        ctx.session.checkpoints.before_change().await;
-    }
     Ok(approved)
 }
 

@@ -132,6 +132,9 @@ fn policy_for(ctx: &ToolContext, unsandboxed: bool, grants: Grants) -> Option<sa
     let shell_state = ctx.session.state.processes.shell_state();
     // Every folder of the session is writable (the cwd and the additional ones).
     let roots = ctx.session.workspace.roots();
+    // Nested repositories the turn's checkpoint found: their hooks and configuration are
+    // protected like the project's own.
+    let git_dirs = ctx.session.checkpoints.repositories();
     // The session's saved shell state lives in Hermes' hidden folder: shown read-only.
     let shown = [shell_state
         .trusted_dir(ctx.services.hermes_home.as_deref())
@@ -143,7 +146,7 @@ fn policy_for(ctx: &ToolContext, unsandboxed: bool, grants: Grants) -> Option<sa
         read_only: ctx.session.state.is_read_only(),
         network: grants.network,
         protect: !grants.protected_writes,
-        git_dirs: &[],
+        git_dirs: &git_dirs,
     };
     ctx.services.sandbox.policy(&scope)
 }
