@@ -80,3 +80,20 @@ impl Checkpoints for NoCheckpoints {
         Box::pin(async { Coverage::none("no checkpoints are taken here") })
     }
 }
+
+/// A checkpoint that covers everything (tests of what a contained, undoable command may do).
+#[cfg(test)]
+#[derive(Debug, Default, Clone, Copy)]
+pub struct CompleteCoverage;
+
+#[cfg(test)]
+impl Checkpoints for CompleteCoverage {
+    fn before_change(&self) -> BoxFuture<'_, Coverage> {
+        Box::pin(async {
+            Coverage {
+                complete: true,
+                ..Coverage::default()
+            }
+        })
+    }
+}

@@ -60,6 +60,10 @@ fn world() -> World {
     std::fs::write(home.join(".netrc"), "machine example.com password hunter2\n").unwrap();
     let mut ctx = test_ctx(&project, Arc::new(DenyAll));
     ctx.session.state.set_mode(Mode::AcceptEdits);
+    // What a command changes is undoable here, so contained commands run unasked.
+    let mut session = (*ctx.session).clone();
+    session.checkpoints = Arc::new(crate::tools::checkpoint::CompleteCoverage);
+    ctx.session = Arc::new(session);
     ctx.services = Arc::new(ToolServices {
         hermes_home: Some(hermes.clone()),
         sandbox: SandboxSettings {
