@@ -8,6 +8,7 @@ pub mod events;
 pub mod live_tools;
 pub mod prompt;
 mod step;
+pub mod stored_cards;
 mod turn;
 
 use std::sync::Arc;

@@ -26,11 +26,10 @@ pub async fn run_tool_calls(
     calls: &[ToolCall],
 ) -> (Vec<ToolOutput>, bool) {
     for call in calls {
-        ctx.turn.events.emit(AgentEvent::ToolStarted {
-            call_id: call.id.clone(),
-            name: call.name.clone(),
-            arguments: arguments_value(&call.arguments),
-        });
+        let arguments = arguments_value(&call.arguments);
+        ctx.turn
+            .events
+            .emit(AgentEvent::tool_started(session, &call.id, &call.name, arguments));
     }
     let mut results: Vec<Option<ToolOutput>> = vec![None; calls.len()];
     let mut cancelled = false;
@@ -54,13 +53,14 @@ pub async fn run_tool_calls(
         .map(|(result, call)| {
             result.unwrap_or_else(|| {
                 let output = ToolOutput::error("Cancelled: the user stopped the turn before this tool call finished.");
-                ctx.turn.events.emit(AgentEvent::ToolFinished {
-                    call_id: call.id.clone(),
-                    name: call.name.clone(),
-                    arguments: arguments_value(&call.arguments),
-                    output: output.clone(),
-                    duration: std::time::Duration::ZERO,
-                });
+                ctx.turn.events.emit(AgentEvent::tool_finished(
+                    session,
+                    &call.id,
+                    &call.name,
+                    arguments_value(&call.arguments),
+                    output.clone(),
+                    std::time::Duration::ZERO,
+                ));
                 output
             })
         })
@@ -75,7 +75,10 @@ async fn run_batch(
     range: std::ops::Range<usize>,
     results: &mut [Option<ToolOutput>],
 ) -> bool {
-    let progress: Arc<dyn crate::tools::ToolProgress> = Arc::new(super::events::SinkProgress(ctx.turn.events.clone()));
+    let progress: Arc<dyn crate::tools::ToolProgress> = Arc::new(super::events::SinkProgress {
+        sink: ctx.turn.events.clone(),
+        session: session.clone(),
+    });
     let mut running: FuturesUnordered<_> = range
         .map(|index| {
             let call = &calls[index];
@@ -101,13 +104,14 @@ async fn run_batch(
         .collect();
     let mut finish = |(index, output, duration): (usize, ToolOutput, std::time::Duration)| {
         let call = &calls[index];
-        ctx.turn.events.emit(AgentEvent::ToolFinished {
-            call_id: call.id.clone(),
-            name: call.name.clone(),
-            arguments: arguments_value(&call.arguments),
-            output: output.clone(),
+        ctx.turn.events.emit(AgentEvent::tool_finished(
+            session,
+            &call.id,
+            &call.name,
+            arguments_value(&call.arguments),
+            output.clone(),
             duration,
-        });
+        ));
         results[index] = Some(output);
     };
     loop {
