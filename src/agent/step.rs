@@ -6,7 +6,7 @@
 //! cancellation error so the history stays valid for the provider.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
@@ -53,14 +53,7 @@ pub async fn run_tool_calls(
         .map(|(result, call)| {
             result.unwrap_or_else(|| {
                 let output = ToolOutput::error("Cancelled: the user stopped the turn before this tool call finished.");
-                ctx.turn.events.emit(AgentEvent::tool_finished(
-                    session,
-                    &call.id,
-                    &call.name,
-                    arguments_value(&call.arguments),
-                    output.clone(),
-                    std::time::Duration::ZERO,
-                ));
+                finished(ctx, session, call, &output, Duration::ZERO);
                 output
             })
         })
@@ -102,16 +95,9 @@ async fn run_batch(
             .instrument(span)
         })
         .collect();
-    let mut finish = |(index, output, duration): (usize, ToolOutput, std::time::Duration)| {
+    let mut finish = |(index, output, duration): (usize, ToolOutput, Duration)| {
         let call = &calls[index];
-        ctx.turn.events.emit(AgentEvent::tool_finished(
-            session,
-            &call.id,
-            &call.name,
-            arguments_value(&call.arguments),
-            output.clone(),
-            duration,
-        ));
+        finished(ctx, session, call, &output, duration);
         results[index] = Some(output);
     };
     loop {
@@ -136,6 +122,13 @@ async fn run_batch(
     true
 }
 
+/// Ends `call`'s card with `output`.
+fn finished(ctx: &TurnContext, session: &SessionScope, call: &ToolCall, output: &ToolOutput, duration: Duration) {
+    let arguments = arguments_value(&call.arguments);
+    let event = AgentEvent::tool_finished(session, &call.id, &call.name, arguments, output.clone(), duration);
+    ctx.turn.events.emit(event);
+}
+
 /// How long cancelled calls get to stop on their own: a local command's SIGTERM→SIGKILL grace
 /// plus its output drain, or an editor terminal's kill and release, fit well within it.
-const CANCEL_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
+const CANCEL_GRACE: Duration = Duration::from_secs(3);
