@@ -1,7 +1,9 @@
 //! What a running turn reports upward. The agent never calls ACP: it emits `AgentEvent`s into an
 //! `EventSink` that the protocol layer implements. The sink is synchronous and ordered, so an
 //! event always reaches the editor before anything the turn does next (such as a permission
-//! request that points at a card just announced).
+//! request that points at a card just announced). Tool cards travel described: the started and
+//! finished events carry the tool's `Presentation` and `Outcome`, computed here from the
+//! session's tools, so the protocol layer renders them without ever asking a tool.
 
 use std::time::Duration;
 

@@ -1,4 +1,5 @@
-//! Providers' rate-limit headers, read once per response in `http` (successes and errors alike):
+//! Providers' rate-limit headers, read once per response (by the request skeleton in `request`
+//! on a success, by `http`'s error mapping for a 429's reset):
 //! OpenAI's `x-ratelimit-{limit,remaining,reset}-{requests,tokens}` (resets as Go durations such
 //! as `6m0s`, `1.5s`, `20ms`), OpenRouter's `x-ratelimit-{limit,remaining,reset}` (the reset in
 //! epoch milliseconds), Anthropic's `anthropic-ratelimit-{requests,tokens,input-tokens,
