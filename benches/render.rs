@@ -1,19 +1,22 @@
 //! Criterion benches of edit rendering on a 1 MB file with a few hundred changed lines spread
 //! over the whole file (the worst case for the windowed diff: the window is the whole file):
 //! - `tools::file_io::unified_diff`, the diff the model gets back from `patch`/`write_file`,
-//! - `acp::render::completion` of the finished `patch` card (`ToolDisplay::Changes`), alone and
+//! - the finished `patch` card (`ToolDisplay::Changes`): the tool's `Outcome` (computed by the
+//!   agent, `tools::ToolRegistry::outcome`) rendered by `acp::render::completion`, alone and
 //!   serialised to the JSON that goes on the wire.
 //!
 //! Budget from our issues: ≤ 20 ms for each. After the criterion group a short explicit pass
 //! measures the medians again and logs `budget …: PASS/FAIL` on stderr (never fails the run).
 
 use std::hint::black_box;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use agent_client_protocol::v1::schema::{ToolCallContent, ToolCallStatus};
 use criterion::Criterion;
 use hermes_acp::acp::render;
 use hermes_acp::tools::file_io::unified_diff;
+use hermes_acp::tools::registry::builtin_catalog;
 use hermes_acp::tools::{FileChange, ToolDisplay, ToolOutput};
 use serde_json::{Value, json};
 
@@ -76,9 +79,15 @@ fn patch_output(path: &str, old: &str, new: &str, diff: String) -> (Value, ToolO
     (args, output)
 }
 
+/// The finished card: the tool's outcome, rendered.
+fn card(args: &Value, output: &ToolOutput) -> (ToolCallStatus, Vec<ToolCallContent>, Option<Value>) {
+    let outcome = builtin_catalog().outcome("patch", args, output, Path::new("/work/project"));
+    render::completion("patch", outcome.summary.as_deref(), output)
+}
+
 /// The card as the client receives it: status, content (the diff blocks) and raw output.
 fn card_json(args: &Value, output: &ToolOutput) -> String {
-    let (status, content, raw) = render::completion(patch_tool(), "patch", args, output);
+    let (status, content, raw) = card(args, output);
     serde_json::to_string(&json!({"status": status, "content": content, "rawOutput": raw})).expect("card JSON")
 }
 
@@ -131,7 +140,7 @@ fn bench_render(c: &mut Criterion) {
         bench.iter(|| unified_diff(black_box(&old), black_box(&new), &a, &b))
     });
     group.bench_function("completion_card", |bench| {
-        bench.iter(|| render::completion(patch_tool(), "patch", black_box(&args), black_box(&output)))
+        bench.iter(|| card(black_box(&args), black_box(&output)))
     });
     group.bench_function("completion_card_json", |bench| {
         bench.iter(|| card_json(black_box(&args), black_box(&output)))
@@ -147,7 +156,7 @@ fn bench_render(c: &mut Criterion) {
     check_budget(
         "render_1mb completion_card",
         median(BUDGET_RUNS, || {
-            black_box(render::completion(patch_tool(), "patch", &args, &output));
+            black_box(card(&args, &output));
         }),
     );
     check_budget(
@@ -156,11 +165,4 @@ fn bench_render(c: &mut Criterion) {
             black_box(card_json(&args, &output));
         }),
     );
-}
-
-/// The `patch` tool, which describes its own card.
-fn patch_tool() -> Option<&'static dyn hermes_acp::tools::Tool> {
-    hermes_acp::tools::registry::builtin_catalog()
-        .get("patch")
-        .map(|t| t.as_ref())
 }

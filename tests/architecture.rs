@@ -332,3 +332,28 @@ fn hermes_home_is_read_from_the_environment_in_one_place() {
         .collect();
     assert!(offenders.is_empty(), "{offenders:?}");
 }
+
+/// Cards come from the agent, not from the protocol layer calling back down: `acp/` renders a
+/// tool call from the description its events (or the session's stored cards) carry, and never
+/// holds a tool or a registry to ask one (tests aside).
+#[test]
+fn the_protocol_layer_never_holds_a_tool() {
+    let forbidden = ["dyn Tool", "tools::Tool", "ToolRegistry", "describer", "summarise("];
+    let mut violations = Vec::new();
+    for (path, text) in sources() {
+        if !path.starts_with("src/acp/") {
+            continue;
+        }
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        for word in forbidden {
+            // A whole word: `tools::ToolKind` is a type of ours, not a tool.
+            let whole = code
+                .match_indices(word)
+                .any(|(at, _)| !code[at + word.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_'));
+            if whole {
+                violations.push(format!("{path}: {word}"));
+            }
+        }
+    }
+    assert!(violations.is_empty(), "acp/ reaches into the tools: {violations:?}");
+}

@@ -1,8 +1,7 @@
 //! Tool cards as `session/update`s: the `tool_call` that announces a call and the final
 //! `tool_call_update` (plus a `plan` when a tool's result carries one). Shared by the live bridge and replay so
-//! a reloaded session shows the same ids, titles and final states as the live turn.
-
-use std::path::Path;
+//! a reloaded session shows the same ids, titles and final states as the live turn. Both hand
+//! over the tool's own description (`Presentation`, `Outcome`), computed below this layer.
 
 use agent_client_protocol::v1::schema::{
     Plan, PlanEntry, PlanEntryPriority, PlanEntryStatus, SessionUpdate, ToolCall, ToolCallStatus, ToolCallUpdate,
@@ -11,17 +10,15 @@ use agent_client_protocol::v1::schema::{
 use serde_json::Value;
 
 use super::render;
-use crate::tools::{PlanItem, PlanStatus, Tool, ToolOutput};
+use crate::tools::{Outcome, PlanItem, PlanStatus, Presentation, ToolOutput};
 
-/// The `tool_call` announcing a call (status pending), as `tool` describes it (`None`: a tool
-/// nobody knows any more, described generically).
-pub fn start(call_id: &str, tool: Option<&dyn Tool>, name: &str, args: &Value, cwd: &Path) -> SessionUpdate {
-    let card = render::presentation(tool, name, args, cwd);
+/// The `tool_call` announcing a call (status pending), as its tool presents it.
+pub fn start(call_id: &str, card: &Presentation, args: &Value) -> SessionUpdate {
     let call = ToolCall::new(call_id.to_string(), card.title.clone())
         .kind(render::kind(card.kind))
         .status(ToolCallStatus::Pending)
-        .content(render::start_content(&card))
-        .locations(render::locations(&card))
+        .content(render::start_content(card))
+        .locations(render::locations(card))
         .raw_input(args.clone());
     SessionUpdate::ToolCall(call)
 }
@@ -45,17 +42,12 @@ pub fn progress(call_id: &str, text: &str) -> SessionUpdate {
 /// The final `tool_call_update` (and a `plan` when the tool's result carries one). It carries
 /// the card's own title again: clients such as Zed and agent-shell take the title of a
 /// permission request as the card's, and the question should not stay the card's title.
-pub fn finish(
-    call_id: &str,
-    tool: Option<&dyn Tool>,
-    name: &str,
-    args: &Value,
-    output: &ToolOutput,
-    cwd: &Path,
-) -> Vec<SessionUpdate> {
-    let (status, content, raw_output) = render::completion(tool, name, args, output);
-    let title = render::presentation(tool, name, args, cwd).title;
-    let mut fields = ToolCallUpdateFields::new().title(title).status(status).content(content);
+pub fn finish(call_id: &str, name: &str, outcome: Outcome, output: &ToolOutput) -> Vec<SessionUpdate> {
+    let (status, content, raw_output) = render::completion(name, outcome.summary.as_deref(), output);
+    let mut fields = ToolCallUpdateFields::new()
+        .title(outcome.title)
+        .status(status)
+        .content(content);
     if let Some(raw) = raw_output {
         fields = fields.raw_output(raw);
     }
@@ -63,11 +55,7 @@ pub fn finish(
         call_id.to_string(),
         fields,
     ))];
-    if !output.is_error
-        && let Some(tool) = tool
-        && let Ok(result) = serde_json::from_str::<Value>(&output.content)
-        && let Some(items) = tool.plan(&result)
-    {
+    if let Some(items) = outcome.plan {
         updates.push(plan(items));
     }
     updates

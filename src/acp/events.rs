@@ -4,8 +4,7 @@
 //! responds. (A panicking turn does not get there: its prompt answers with an internal error.) Completions are paired by call id; when an event lacks one, the oldest open
 //! card of that tool name is used (the reference's FIFO rule).
 
-use std::collections::{HashMap, VecDeque};
-use std::path::PathBuf;
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use agent_client_protocol::Client;
@@ -21,50 +20,32 @@ use crate::agent::{AgentEvent, EventSink};
 use crate::llm::meter::UsageMeter;
 use crate::llm::rate_limits::clock;
 use crate::sync::lock;
-use crate::tools::Tool;
 
-/// Open cards of one turn, each with the tool that describes it (so its end is described by
-/// the same tool as its start, even if the registry changed meanwhile).
+/// Open cards of one turn: their ids, and per tool name in the order they opened.
 #[derive(Default)]
 struct OpenCards {
     by_name: HashMap<String, VecDeque<String>>,
-    /// Open card id → the tool describing it.
-    tools: HashMap<String, Option<Arc<dyn Tool>>>,
+    ids: BTreeSet<String>,
 }
-
-/// Finds the tool that describes calls of a name (the session's registry, asked when a card
-/// opens: MCP tools join and leave while a session lives).
-pub type Describers = Box<dyn Fn(&str) -> Option<Arc<dyn Tool>> + Send + Sync>;
 
 /// Sends a turn's events to the editor.
 pub struct AcpEventSink {
     cx: ConnectionTo<Client>,
     session_id: SessionId,
-    cwd: PathBuf,
     notices: bool,
     compaction: bool,
-    describers: Describers,
     open: Mutex<OpenCards>,
     /// The session's meter: rate limits seen and low-limit notices already given.
     meter: Option<Arc<UsageMeter>>,
 }
 
 impl AcpEventSink {
-    pub fn new(
-        cx: ConnectionTo<Client>,
-        session_id: &str,
-        cwd: PathBuf,
-        notices: bool,
-        compaction: bool,
-        describers: Describers,
-    ) -> AcpEventSink {
+    pub fn new(cx: ConnectionTo<Client>, session_id: &str, notices: bool, compaction: bool) -> AcpEventSink {
         AcpEventSink {
             cx,
             session_id: SessionId::new(session_id),
-            cwd,
             notices,
             compaction,
-            describers,
             open: Mutex::new(OpenCards::default()),
             meter: None,
         }
@@ -106,41 +87,36 @@ impl AcpEventSink {
     /// Closes every card still open as failed, with `reason`.
     pub fn close_open_cards(&self, reason: &str) {
         let open = std::mem::take(&mut *lock(&self.open));
-        let mut ids: Vec<String> = open.tools.into_keys().collect();
-        ids.sort();
-        for id in ids {
+        for id in open.ids {
             self.send(cards::abandoned(&id, reason));
         }
     }
 
-    fn open_card(&self, call_id: &str, name: &str) -> Option<Arc<dyn Tool>> {
-        let tool = (self.describers)(name);
+    fn open_card(&self, call_id: &str, name: &str) {
         let mut open = lock(&self.open);
         open.by_name
             .entry(name.to_string())
             .or_default()
             .push_back(call_id.to_string());
-        open.tools.insert(call_id.to_string(), tool.clone());
-        tool
+        open.ids.insert(call_id.to_string());
     }
 
-    /// The card a completion closes: its own id when open, else the oldest open card of
-    /// `name`; with the tool that described it.
-    fn take_card(&self, call_id: &str, name: &str) -> Option<(String, Option<Arc<dyn Tool>>)> {
+    /// The card a completion closes: its own id when open, else the oldest open card of `name`.
+    fn take_card(&self, call_id: &str, name: &str) -> Option<String> {
         let mut open = lock(&self.open);
-        let id = if open.tools.contains_key(call_id) {
+        let id = if open.ids.contains(call_id) {
             call_id.to_string()
         } else {
             open.by_name.get(name).and_then(|q| q.front().cloned())?
         };
-        let tool = open.tools.remove(&id).flatten();
+        open.ids.remove(&id);
         if let Some(queue) = open.by_name.get_mut(name) {
             queue.retain(|x| *x != id);
             if queue.is_empty() {
                 open.by_name.remove(name);
             }
         }
-        Some((id, tool))
+        Some(id)
     }
 }
 
@@ -157,20 +133,22 @@ impl EventSink for AcpEventSink {
                 call_id,
                 name,
                 arguments,
+                presentation,
             } => {
-                let tool = self.open_card(&call_id, &name);
-                self.send(cards::start(&call_id, tool.as_deref(), &name, &arguments, &self.cwd));
+                self.open_card(&call_id, &name);
+                self.send(cards::start(&call_id, &presentation, &arguments));
             }
             AgentEvent::ToolRunning { call_id, .. } => self.send(cards::running(&call_id)),
             AgentEvent::ToolProgress { call_id, text } => self.send(cards::progress(&call_id, &text)),
             AgentEvent::ToolFinished {
                 call_id,
                 name,
-                arguments,
                 output,
+                outcome,
                 duration,
+                ..
             } => {
-                let Some((id, tool)) = self.take_card(&call_id, &name) else {
+                let Some(id) = self.take_card(&call_id, &name) else {
                     tracing::warn!(call_id, name, "completion for a card that is not open");
                     return;
                 };
@@ -181,7 +159,7 @@ impl EventSink for AcpEventSink {
                     error = output.is_error,
                     "tool finished"
                 );
-                for update in cards::finish(&id, tool.as_deref(), &name, &arguments, &output, &self.cwd) {
+                for update in cards::finish(&id, &name, outcome, &output) {
                     self.send(update);
                 }
             }

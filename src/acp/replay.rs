@@ -4,29 +4,24 @@
 //! in several chunks of at most `REPLAY_CHUNK` bytes: one frame must stay far below the 32 MiB
 //! a TypeScript client accepts.
 
-use std::collections::HashMap;
-use std::path::Path;
-
 use agent_client_protocol::v1::schema::{ContentBlock, ContentChunk, Notice, NoticeSeverity, SessionUpdate};
-use serde_json::Value;
 
 use super::cards;
 use super::events::compaction_update;
 use super::user_content::user_blocks;
 use crate::agent::compaction::{self, CompactionEvent};
-use crate::agent::events::arguments_value;
-use crate::tools::{ToolOutput, ToolRegistry};
+use crate::agent::stored_cards::{MessageCards, stored_output};
 use crate::transcript::{Message, Role};
 
 /// Largest text in one replayed chunk.
 pub const REPLAY_CHUNK: usize = 1024 * 1024;
 
-/// The updates that reproduce `history` in the editor; `tools` describes the calls (a tool it
-/// no longer has falls back to the built-in one, else to a generic card).
-pub fn updates(history: &[Message], cwd: &Path, compaction: bool, tools: &ToolRegistry) -> Vec<SessionUpdate> {
+/// The updates that reproduce `history` in the editor; `cards` describes its tool calls, one
+/// entry per message (the session's `stored_cards`).
+pub fn updates(history: &[Message], cards: &[MessageCards], compaction: bool) -> Vec<SessionUpdate> {
     let mut out = Vec::new();
-    let mut call_args: HashMap<&str, (&str, Value)> = HashMap::new();
-    for message in history {
+    for (index, message) in history.iter().enumerate() {
+        let described = cards.get(index).unwrap_or(&MessageCards::None);
         match message.role() {
             Role::User => {
                 if is_internal(message) {
@@ -67,34 +62,18 @@ pub fn updates(history: &[Message], cwd: &Path, compaction: bool, tools: &ToolRe
                         out.push(SessionUpdate::AgentMessageChunk(ContentChunk::new(piece.into())));
                     }
                 }
-                for call in &message.tool_calls {
-                    let args = arguments_value(&call.arguments);
-                    let tool = tools.describer(&call.name);
-                    out.push(cards::start(&call.id, tool.as_deref(), &call.name, &args, cwd));
-                    call_args.insert(&call.id, (&call.name, args));
+                if let MessageCards::Calls(calls) = described {
+                    for (call, card) in message.tool_calls.iter().zip(calls) {
+                        out.push(cards::start(&call.id, &card.presentation, &card.arguments));
+                    }
                 }
             }
             Role::Tool => {
-                let Some(id) = message.tool_call_id.as_deref() else {
+                let (Some(id), MessageCards::Result { name, outcome }) = (message.tool_call_id.as_deref(), described)
+                else {
                     continue;
                 };
-                let (name, args) = call_args
-                    .get(id)
-                    .map(|(n, a)| (n.to_string(), a.clone()))
-                    .unwrap_or_else(|| {
-                        (
-                            message.tool_name.clone().unwrap_or_default(),
-                            Value::Object(Default::default()),
-                        )
-                    });
-                let output = ToolOutput {
-                    content: message.text_content(),
-                    is_error: message.is_error,
-                    display: message.meta.display.clone(),
-                    images: Vec::new(),
-                };
-                let tool = tools.describer(&name);
-                out.extend(cards::finish(id, tool.as_deref(), &name, &args, &output, cwd));
+                out.extend(cards::finish(id, name, outcome.clone(), &stored_output(message)));
             }
             Role::System => {}
         }
@@ -164,7 +143,12 @@ mod tests {
             Message::tool_result(&gone, r#"{"error":"boom"}"#.into(), true),
         ];
         // An empty registry: the built-in tool is still known, the MCP one falls back.
-        let out: Vec<Value> = updates(&history, Path::new("/w"), false, &ToolRegistry::default())
+        let cards = crate::agent::stored_cards::stored_cards(
+            &history,
+            &crate::tools::ToolRegistry::default(),
+            std::path::Path::new("/w"),
+        );
+        let out: Vec<serde_json::Value> = updates(&history, &cards, false)
             .iter()
             .map(|u| serde_json::to_value(u).unwrap())
             .collect();
@@ -192,7 +176,7 @@ mod tests {
         assert_eq!(cut.concat(), text);
         assert_eq!(pieces("", 4), [""]);
         let history = vec![Message::user("u".repeat(REPLAY_CHUNK * 2 + 10))];
-        let updates = updates(&history, Path::new("/"), false, &ToolRegistry::default());
+        let updates = updates(&history, &[], false);
         assert_eq!(updates.len(), 3);
         for update in &updates {
             assert!(serde_json::to_string(update).unwrap().len() < REPLAY_CHUNK + 1024);

@@ -19,15 +19,12 @@ use agent_client_protocol::v1::schema::{
 };
 use tokio_util::sync::CancellationToken;
 
-use super::events::{AcpEventSink, Describers};
+use super::events::AcpEventSink;
 use super::permissions::AcpApprover;
 use crate::agent::Sink;
 use crate::agent::delegation::{ChildChannel, ChildEnd, ChildInfo, SubagentHost};
 use crate::session::Session;
 use crate::sync::lock;
-
-/// Finds the tool that describes a card by name.
-pub type Describe = dyn Fn(&str) -> Option<Arc<dyn crate::tools::Tool>> + Send + Sync;
 
 /// Running children shown as sessions, by child session id: where `session/cancel` finds them.
 #[derive(Default)]
@@ -59,8 +56,6 @@ pub struct AcpSubagents {
     pub compaction: bool,
     pub approval_timeout: Duration,
     pub routes: Arc<ChildRoutes>,
-    /// Finds the tool describing a card (the parent session's registry).
-    pub describers: Arc<Describe>,
     /// Open child sessions' sinks, closed (their open cards ended) when the child ends.
     pub open: Mutex<HashMap<String, Arc<AcpEventSink>>>,
 }
@@ -95,15 +90,11 @@ impl SubagentHost for AcpSubagents {
         }
         lock(&self.routes.0).insert(child.id.to_string(), child.cancel.clone());
         self.parent.send(SessionUpdate::SubagentUpdate(update));
-        let describers = self.describers.clone();
-        let describers: Describers = Box::new(move |name| describers(name));
         let sink = Arc::new(AcpEventSink::new(
             self.cx.clone(),
             child.id,
-            self.cwd.clone(),
             self.notices,
             self.compaction,
-            describers,
         ));
         // The child's session opens with its task, as a user turn would.
         sink.send(SessionUpdate::UserMessageChunk(ContentChunk::new(ContentBlock::from(

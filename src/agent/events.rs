@@ -1,7 +1,9 @@
 //! What a running turn reports upward. The agent never calls ACP: it emits `AgentEvent`s into an
 //! `EventSink` that the protocol layer implements. The sink is synchronous and ordered, so an
 //! event always reaches the editor before anything the turn does next (such as a permission
-//! request that points at a card just announced).
+//! request that points at a card just announced). Tool cards travel described: the started and
+//! finished events carry the tool's `Presentation` and `Outcome`, computed here from the
+//! session's tools, so the protocol layer renders them without ever asking a tool.
 
 use std::time::Duration;
 
@@ -9,7 +11,7 @@ use serde_json::Value;
 
 use crate::llm::RetryNotice;
 use crate::sync::lock;
-use crate::tools::ToolOutput;
+use crate::tools::{Outcome, Presentation, SessionScope, ToolOutput};
 
 /// One thing that happened during a turn.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,22 +20,25 @@ pub enum AgentEvent {
     Text(String),
     /// A piece of the model's reasoning.
     Thought(String),
-    /// The model asked for a tool call; the card should appear (pending).
+    /// The model asked for a tool call; the card should appear (pending), as `presentation`
+    /// (the tool's own description, computed here where the tool is at hand).
     ToolStarted {
         call_id: String,
         name: String,
         arguments: Value,
+        presentation: Presentation,
     },
     /// The call began executing.
     ToolRunning { call_id: String, name: String },
     /// A running call's live text changed (replaces the previous progress text).
     ToolProgress { call_id: String, text: String },
-    /// The call finished (successfully or not).
+    /// The call finished (successfully or not); `outcome` is how its tool reads the result.
     ToolFinished {
         call_id: String,
         name: String,
         arguments: Value,
         output: ToolOutput,
+        outcome: Outcome,
         duration: Duration,
     },
     /// What a provider's response said about the caller's rate limits.
@@ -61,42 +66,82 @@ pub trait EventSink: Send + Sync {
     fn emit(&self, event: AgentEvent);
 }
 
+impl AgentEvent {
+    /// A call's card appears, described by the session's tools.
+    pub fn tool_started(session: &SessionScope, call_id: &str, name: &str, arguments: Value) -> AgentEvent {
+        let presentation = session.tools.present(name, &arguments, &session.workspace.root());
+        AgentEvent::ToolStarted {
+            call_id: call_id.to_string(),
+            name: name.to_string(),
+            arguments,
+            presentation,
+        }
+    }
+
+    /// A call's card ends, its result read by the session's tools.
+    pub fn tool_finished(
+        session: &SessionScope,
+        call_id: &str,
+        name: &str,
+        arguments: Value,
+        output: ToolOutput,
+        duration: Duration,
+    ) -> AgentEvent {
+        let outcome = session
+            .tools
+            .outcome(name, &arguments, &output, &session.workspace.root());
+        AgentEvent::ToolFinished {
+            call_id: call_id.to_string(),
+            name: name.to_string(),
+            arguments,
+            output,
+            outcome,
+            duration,
+        }
+    }
+}
+
 /// A tool's progress as turn events: live text updates its card, nested calls get cards of
-/// their own (started and running at once, then finished).
-pub struct SinkProgress(pub super::Sink);
+/// their own (started and running at once, then finished), described by the session's tools.
+pub struct SinkProgress {
+    pub sink: super::Sink,
+    pub session: std::sync::Arc<SessionScope>,
+}
 
 impl crate::tools::ToolProgress for SinkProgress {
     fn content(&self, call_id: &str, text: String) {
-        self.0.emit(AgentEvent::ToolProgress {
+        self.sink.emit(AgentEvent::ToolProgress {
             call_id: call_id.to_string(),
             text,
         });
     }
 
     fn nested_started(&self, call_id: &str, name: &str, arguments: &Value) {
-        self.0.emit(AgentEvent::ToolStarted {
-            call_id: call_id.to_string(),
-            name: name.to_string(),
-            arguments: arguments.clone(),
-        });
-        self.0.emit(AgentEvent::ToolRunning {
+        self.sink.emit(AgentEvent::tool_started(
+            &self.session,
+            call_id,
+            name,
+            arguments.clone(),
+        ));
+        self.sink.emit(AgentEvent::ToolRunning {
             call_id: call_id.to_string(),
             name: name.to_string(),
         });
     }
 
     fn nested_finished(&self, call_id: &str, name: &str, arguments: &Value, output: &ToolOutput, duration: Duration) {
-        self.0.emit(AgentEvent::ToolFinished {
-            call_id: call_id.to_string(),
-            name: name.to_string(),
-            arguments: arguments.clone(),
-            output: output.clone(),
+        self.sink.emit(AgentEvent::tool_finished(
+            &self.session,
+            call_id,
+            name,
+            arguments.clone(),
+            output.clone(),
             duration,
-        });
+        ));
     }
 
     fn plan(&self, items: Vec<crate::tools::PlanItem>) {
-        self.0.emit(AgentEvent::Plan(items));
+        self.sink.emit(AgentEvent::Plan(items));
     }
 }
 

@@ -9,6 +9,7 @@ pub mod live_tools;
 pub mod prompt;
 mod scope;
 mod step;
+pub mod stored_cards;
 mod turn;
 
 use std::sync::Arc;

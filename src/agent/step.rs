@@ -6,7 +6,7 @@
 //! cancellation error so the history stays valid for the provider.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
@@ -26,11 +26,10 @@ pub async fn run_tool_calls(
     calls: &[ToolCall],
 ) -> (Vec<ToolOutput>, bool) {
     for call in calls {
-        ctx.turn.events.emit(AgentEvent::ToolStarted {
-            call_id: call.id.clone(),
-            name: call.name.clone(),
-            arguments: arguments_value(&call.arguments),
-        });
+        let arguments = arguments_value(&call.arguments);
+        ctx.turn
+            .events
+            .emit(AgentEvent::tool_started(session, &call.id, &call.name, arguments));
     }
     let mut results: Vec<Option<ToolOutput>> = vec![None; calls.len()];
     let mut cancelled = false;
@@ -54,13 +53,7 @@ pub async fn run_tool_calls(
         .map(|(result, call)| {
             result.unwrap_or_else(|| {
                 let output = ToolOutput::error("Cancelled: the user stopped the turn before this tool call finished.");
-                ctx.turn.events.emit(AgentEvent::ToolFinished {
-                    call_id: call.id.clone(),
-                    name: call.name.clone(),
-                    arguments: arguments_value(&call.arguments),
-                    output: output.clone(),
-                    duration: std::time::Duration::ZERO,
-                });
+                finished(ctx, session, call, &output, Duration::ZERO);
                 output
             })
         })
@@ -75,7 +68,10 @@ async fn run_batch(
     range: std::ops::Range<usize>,
     results: &mut [Option<ToolOutput>],
 ) -> bool {
-    let progress: Arc<dyn crate::tools::ToolProgress> = Arc::new(super::events::SinkProgress(ctx.turn.events.clone()));
+    let progress: Arc<dyn crate::tools::ToolProgress> = Arc::new(super::events::SinkProgress {
+        sink: ctx.turn.events.clone(),
+        session: session.clone(),
+    });
     let mut running: FuturesUnordered<_> = range
         .map(|index| {
             let call = &calls[index];
@@ -99,15 +95,9 @@ async fn run_batch(
             .instrument(span)
         })
         .collect();
-    let mut finish = |(index, output, duration): (usize, ToolOutput, std::time::Duration)| {
+    let mut finish = |(index, output, duration): (usize, ToolOutput, Duration)| {
         let call = &calls[index];
-        ctx.turn.events.emit(AgentEvent::ToolFinished {
-            call_id: call.id.clone(),
-            name: call.name.clone(),
-            arguments: arguments_value(&call.arguments),
-            output: output.clone(),
-            duration,
-        });
+        finished(ctx, session, call, &output, duration);
         results[index] = Some(output);
     };
     loop {
@@ -132,6 +122,13 @@ async fn run_batch(
     true
 }
 
+/// Ends `call`'s card with `output`.
+fn finished(ctx: &TurnContext, session: &SessionScope, call: &ToolCall, output: &ToolOutput, duration: Duration) {
+    let arguments = arguments_value(&call.arguments);
+    let event = AgentEvent::tool_finished(session, &call.id, &call.name, arguments, output.clone(), duration);
+    ctx.turn.events.emit(event);
+}
+
 /// How long cancelled calls get to stop on their own: a local command's SIGTERM→SIGKILL grace
 /// plus its output drain, or an editor terminal's kill and release, fit well within it.
-const CANCEL_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
+const CANCEL_GRACE: Duration = Duration::from_secs(3);

@@ -37,6 +37,31 @@ pub enum LlmError {
 }
 
 impl LlmError {
+    /// An error status as the error it means: 401 and 403 reject the key (and name where it
+    /// came from), anything else is a `Status`.
+    pub fn from_status(
+        provider: &str,
+        status: u16,
+        message: String,
+        key_hint: &str,
+        retry_after: Option<Duration>,
+    ) -> LlmError {
+        if status == 401 || status == 403 {
+            return LlmError::Auth {
+                provider: provider.to_string(),
+                status,
+                message,
+                key_hint: key_hint.to_string(),
+            };
+        }
+        LlmError::Status {
+            provider: provider.to_string(),
+            status,
+            message,
+            retry_after,
+        }
+    }
+
     /// Whether another attempt may succeed (rate limits, server errors, dropped connections).
     /// A server that does not implement the call (501, 505) or answers with a web page will not
     /// change its mind in a few seconds.

@@ -1,16 +1,17 @@
 //! The HTTP side shared by providers: one pooled reqwest client (rustls, built on first use),
-//! error-status mapping
-//! (auth failures, Retry-After, a 429's reset time), rate-limit headers (`rate_limits`) as the
-//! first event of a stream, and turning a response body into a stream of SSE events with the
-//! `eventsource-stream` crate.
+//! the mapping of a failed send or error status to a typed `LlmError` (auth failures,
+//! Retry-After, a 429's reset time, an HTML error page in one line), and turning a response
+//! body into a stream of SSE events with the `eventsource-stream` crate. `request` puts these
+//! together into the one request every provider sends.
 
 use std::time::Duration;
 
 use eventsource_stream::{Event, Eventsource};
-use futures::{Stream, StreamExt};
+use futures::StreamExt;
+use futures::stream::BoxStream;
 
-use super::rate_limits::RateLimits;
-use super::{EventStream, LlmError, StreamEvent};
+use super::LlmError;
+use super::rate_limits::{RateLimits, parse_retry_after};
 
 /// The providers' shared HTTP client, built on first use (`initialize` needs no network).
 pub type HttpClient = crate::net::LazyClient;
@@ -74,23 +75,6 @@ fn connect_reason(error: &reqwest::Error) -> String {
     chain
 }
 
-/// Whether a response is a web page rather than an API answer.
-pub fn is_html(response: &reqwest::Response) -> bool {
-    response
-        .headers()
-        .get(reqwest::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.to_ascii_lowercase().contains("text/html"))
-}
-
-/// The error for a successful status that carries a web page: the URL is not an LLM API.
-pub fn html_error(provider: &str, url: &str) -> LlmError {
-    LlmError::Protocol {
-        provider: provider.to_string(),
-        message: format!("{url} answered with an HTML page, not an OpenAI-compatible API (check the base URL)"),
-    }
-}
-
 fn error_chain(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
@@ -128,21 +112,7 @@ pub async fn status_error(provider: &str, key_hint: &str, response: reqwest::Res
             }
         });
     let body = response.text().await.unwrap_or_default();
-    let message = error_message(&body);
-    if status == 401 || status == 403 {
-        return LlmError::Auth {
-            provider: provider.to_string(),
-            status,
-            message,
-            key_hint: key_hint.to_string(),
-        };
-    }
-    LlmError::Status {
-        provider: provider.to_string(),
-        status,
-        message,
-        retry_after,
-    }
+    LlmError::from_status(provider, status, error_message(&body), key_hint, retry_after)
 }
 
 /// The human part of a provider error body (`{"error": {"message": …}}` or plain text). An
@@ -210,57 +180,21 @@ pub fn html_summary(body: &str) -> Option<String> {
     })
 }
 
-/// `Retry-After` as seconds (integer or fractional) or an HTTP date.
-pub fn parse_retry_after(value: &str) -> Option<Duration> {
-    let value = value.trim();
-    if let Ok(secs) = value.parse::<f64>() {
-        // `1e20` or `inf` would panic `Duration::from_secs_f64`: clamp (the retry policy caps
-        // the wait further).
-        return crate::duration::clamped_seconds(secs, crate::duration::MAX_SETTING);
-    }
-    let when = chrono::DateTime::parse_from_rfc2822(value).ok()?;
-    let delta = when.with_timezone(&chrono::Utc) - chrono::Utc::now();
-    Some(delta.to_std().unwrap_or(Duration::ZERO))
-}
-
-/// The rate limits a response's headers name, taken as it arrives.
-pub fn rate_limits(response: &reqwest::Response) -> Option<RateLimits> {
-    RateLimits::from_headers(response.headers(), chrono::Utc::now())
-}
-
-/// `stream` preceded by a `StreamEvent::RateLimits` when the response named any, so every
-/// provider reports them the same way, before its first token.
-pub fn with_rate_limits(limits: Option<RateLimits>, stream: EventStream) -> EventStream {
-    match limits {
-        Some(limits) => futures::stream::once(async move { Ok(StreamEvent::RateLimits(limits)) })
-            .chain(stream)
-            .boxed(),
-        None => stream,
-    }
-}
+/// The SSE events of a streaming response: each event, or the transport error that ended them.
+pub type SseEvents = BoxStream<'static, Result<Event, String>>;
 
 /// The SSE events of a streaming response body.
-pub fn sse_events(response: reqwest::Response) -> impl Stream<Item = Result<Event, String>> + Send + 'static {
+pub fn sse_events(response: reqwest::Response) -> SseEvents {
     response
         .bytes_stream()
         .eventsource()
         .map(|item| item.map_err(|e| e.to_string()))
+        .boxed()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn retry_after_seconds_and_dates() {
-        assert_eq!(parse_retry_after("2"), Some(Duration::from_secs(2)));
-        assert_eq!(parse_retry_after("0.5"), Some(Duration::from_millis(500)));
-        assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), Some(Duration::ZERO));
-        assert_eq!(parse_retry_after("soon"), None);
-        assert_eq!(parse_retry_after("1e20"), Some(crate::duration::MAX_SETTING));
-        assert_eq!(parse_retry_after("NaN"), None);
-        assert_eq!(parse_retry_after("-1"), None);
-    }
 
     #[test]
     fn a_429_names_a_future_reset_but_not_a_past_one() {

@@ -15,6 +15,7 @@ pub mod pricing;
 mod pricing_settings;
 mod pricing_table;
 pub mod rate_limits;
+pub mod request;
 pub mod responses;
 pub mod retry;
 pub mod vision;

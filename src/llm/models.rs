@@ -6,31 +6,17 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{LlmError, http};
+use super::LlmError;
+use super::request::Access;
 
 /// How long a model list may take; the picker shows the configured model meanwhile.
 const LIST_TIMEOUT: Duration = Duration::from_secs(3);
 
-/// Sends `request` (an authorised `GET url`) and reads the model ids from its answer.
-pub async fn fetch(
-    provider: &str,
-    key_hint: &str,
-    request: reqwest::RequestBuilder,
-    url: &str,
-) -> Result<Vec<String>, LlmError> {
-    let response = request
-        .timeout(LIST_TIMEOUT)
-        .send()
-        .await
-        .map_err(|e| http::connect_error(provider, url, &e))?;
-    if !response.status().is_success() {
-        return Err(http::status_error(provider, key_hint, response).await);
-    }
-    if http::is_html(&response) {
-        return Err(http::html_error(provider, url));
-    }
+/// `GET url` on `access`'s endpoint and the model ids of its answer.
+pub async fn fetch(access: &Access, url: &str) -> Result<Vec<String>, LlmError> {
+    let response = access.get(url, |request| request.timeout(LIST_TIMEOUT)).await?;
     let value: Value = response.json().await.map_err(|e| LlmError::Protocol {
-        provider: provider.to_string(),
+        provider: access.provider().to_string(),
         message: e.to_string(),
     })?;
     Ok(model_ids(&value))

@@ -100,6 +100,11 @@ impl Session {
         lock(&self.tools).clone()
     }
 
+    /// The cards of a stored `history` as this session's tools describe them (replay).
+    pub fn stored_cards(&self, history: &[Message]) -> Vec<crate::agent::stored_cards::MessageCards> {
+        crate::agent::stored_cards::stored_cards(history, &self.tools(), &self.workspace.root())
+    }
+
     /// Replaces the tool registry (MCP servers connected or dropped); the system prompt, which
     /// lists the tools, is rebuilt on the next turn.
     pub fn set_tools(&self, tools: ToolRegistry) {

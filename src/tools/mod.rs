@@ -5,6 +5,7 @@
 pub mod approval;
 pub mod approver;
 pub mod args;
+pub mod card;
 pub mod checkpoint;
 pub mod clarify;
 pub mod delegate;
@@ -46,6 +47,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 pub use approver::{ApprovalDecision, ApprovalRequest, Approver, DenyAll};
+pub use card::Outcome;
 pub use describe::{Location, PlanItem, PlanStatus, Presentation, PromptSection, ToolEffect, ToolKind};
 pub use fs::{FileSystem, LocalFs};
 pub use offer::{ClientFeatures, Offer};

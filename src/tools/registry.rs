@@ -118,13 +118,6 @@ impl ToolRegistry {
             .collect()
     }
 
-    /// The tool that describes calls to `name`: this registry's, else the built-in one (a
-    /// stored call replayed after its tool left); `None` for a tool nobody knows any more (an
-    /// MCP server gone), which the callers describe generically.
-    pub fn describer(&self, name: &str) -> Option<Arc<dyn Tool>> {
-        self.get(name).or_else(|| builtin_catalog().get(name)).cloned()
-    }
-
     /// The system-prompt sections the tools need.
     pub fn prompt_sections(&self) -> Vec<super::PromptSection> {
         self.tools.iter().filter_map(|t| t.prompt_section()).collect()

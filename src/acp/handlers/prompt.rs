@@ -109,12 +109,6 @@ pub fn run_admitted(
     tokio::spawn(turn.instrument(span));
 }
 
-/// The session's registry describes the cards (asked per card: MCP tools come and go).
-fn describers(session: &Arc<Session>) -> crate::acp::events::Describers {
-    let session = session.clone();
-    Box::new(move |name| session.tools().describer(name))
-}
-
 async fn run(
     state: &AcpState,
     req: PromptRequest,
@@ -126,10 +120,8 @@ async fn run(
         AcpEventSink::new(
             cx.clone(),
             &session.id,
-            session.settings().cwd,
             state.supports_notices(),
             state.supports_compaction(),
-            describers(&session),
         )
         .with_meter(session.meter.clone()),
     );
@@ -282,7 +274,6 @@ fn subagents(
     sink: &Arc<AcpEventSink>,
     show_sessions: bool,
 ) -> Arc<dyn agent::delegation::SubagentHost> {
-    let registry = session.clone();
     Arc::new(AcpSubagents {
         cx: cx.clone(),
         session: session.clone(),
@@ -293,7 +284,6 @@ fn subagents(
         compaction: state.supports_compaction(),
         approval_timeout: state.manager.approval_timeout(),
         routes: state.subagents.clone(),
-        describers: Arc::new(move |name: &str| registry.tools().describer(name)),
         open: Default::default(),
     })
 }

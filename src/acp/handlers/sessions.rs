@@ -100,10 +100,10 @@ pub async fn load_session(
     crate::acp::mcp::connect(state, &session, &req.mcp_servers, &cx);
     // The whole history goes out before the response (ACP requires it).
     let history = session.history().await;
-    let cwd = session.settings().cwd;
+    let cards = session.stored_cards(&history);
     let unreadable = state.manager.unreadable_messages(&session.id);
     let notice = replay::unreadable_notice(unreadable, state.supports_notices());
-    for update in replay::updates(&history, &cwd, state.supports_compaction(), &session.tools())
+    for update in replay::updates(&history, &cards, state.supports_compaction())
         .into_iter()
         .chain(notice)
     {

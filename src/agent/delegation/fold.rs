@@ -73,6 +73,7 @@ impl EventSink for FoldSink {
                 call_id,
                 name,
                 arguments,
+                ..
             } => {
                 progress.nested_started(&nested_id(&self.parent_call, self.index, &call_id), &name, &arguments);
                 self.board.update(self.index, None, Some(name));
@@ -86,6 +87,7 @@ impl EventSink for FoldSink {
                 arguments,
                 output,
                 duration,
+                ..
             } => progress.nested_finished(
                 &nested_id(&self.parent_call, self.index, &call_id),
                 &name,

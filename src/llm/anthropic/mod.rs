@@ -14,7 +14,8 @@ mod tests;
 
 use futures::future::BoxFuture;
 
-use super::{ChatRequest, EventStream, LlmError, Provider, http, models};
+use super::request::{Access, Headers};
+use super::{ChatRequest, EventStream, LlmError, Provider, models};
 use crate::llm::CacheTtl;
 use crate::llm::Endpoint;
 use request::BodyOptions;
@@ -36,11 +37,10 @@ pub struct AnthropicProvider {
     id: String,
     /// Without a trailing `/v1`: endpoints are `{base}/v1/messages` and `{base}/v1/models`.
     base_url: String,
-    api_key: Option<String>,
     oauth: bool,
     key_hint: String,
     cache_ttl: CacheTtl,
-    client: crate::llm::http::HttpClient,
+    access: Access,
 }
 
 impl AnthropicProvider {
@@ -54,14 +54,14 @@ impl AnthropicProvider {
         client: crate::llm::http::HttpClient,
     ) -> AnthropicProvider {
         let oauth = api_key.as_deref().is_some_and(|key| is_oauth(key, key_source));
+        let headers = headers(api_key.as_deref(), oauth);
         AnthropicProvider {
             id: id.to_string(),
             base_url: normalize_base(base_url),
-            api_key,
             oauth,
             key_hint: key_hint.to_string(),
             cache_ttl: CacheTtl::default(),
-            client,
+            access: Access::new(id, key_hint, "an Anthropic Messages API", headers, client),
         }
     }
 
@@ -96,18 +96,28 @@ impl AnthropicProvider {
         format!("{}/v1/{path}", self.base_url)
     }
 
+    /// `builder` with this endpoint's headers (the tests look at them).
+    #[cfg(test)]
     fn authorize(&self, builder: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
-        let builder = builder.header("anthropic-version", ANTHROPIC_VERSION);
-        match &self.api_key {
-            Some(key) if self.oauth => builder
-                .bearer_auth(key)
-                .header("anthropic-beta", OAUTH_BETAS)
-                .header(reqwest::header::USER_AGENT, OAUTH_USER_AGENT)
-                .header("x-app", "cli"),
-            Some(key) => builder.header("x-api-key", key),
-            None => builder,
-        }
+        self.access.authorize(builder)
     }
+}
+
+/// The Messages API's headers: its version, and the key in `x-api-key` — or, for a
+/// subscription token, as a bearer with the Claude Code identity.
+fn headers(api_key: Option<&str>, oauth: bool) -> Headers {
+    let mut headers: Headers = vec![("anthropic-version", ANTHROPIC_VERSION.to_string())];
+    match api_key {
+        Some(key) if oauth => headers.extend([
+            ("authorization", format!("Bearer {key}")),
+            ("anthropic-beta", OAUTH_BETAS.to_string()),
+            ("user-agent", OAUTH_USER_AGENT.to_string()),
+            ("x-app", "cli".to_string()),
+        ]),
+        Some(key) => headers.push(("x-api-key", key.to_string())),
+        None => {}
+    }
+    headers
 }
 
 /// Subscription tokens (`sk-ant-oat…`, or anything but an API key from the token variables)
@@ -140,24 +150,12 @@ impl Provider for AnthropicProvider {
                 issuer: &self.base_url,
             };
             let (body, names) = request::request_body(request, options);
-            let response = self
-                .authorize(self.client.post(&url))
-                .header(reqwest::header::ACCEPT, "text/event-stream")
-                .json(&body)
-                .send()
-                .await
-                .map_err(|e| http::connect_error(&self.id, &url, &e))?;
-            if !response.status().is_success() {
-                return Err(http::status_error(&self.id, &self.key_hint, response).await);
-            }
             let parser = SseParser::new(&self.id, &self.key_hint)
                 .with_tool_names(names)
                 .with_issuer(&self.base_url);
-            let limits = http::rate_limits(&response);
-            Ok(http::with_rate_limits(
-                limits,
-                sse::event_stream(parser, http::sse_events(response)),
-            ))
+            self.access
+                .stream(&url, &body, |events| sse::event_stream(parser, events))
+                .await
         })
     }
 
@@ -165,7 +163,7 @@ impl Provider for AnthropicProvider {
         Box::pin(async move {
             // The default page is 20 models; one page of the maximum covers every account.
             let url = self.endpoint("models?limit=1000");
-            models::fetch(&self.id, &self.key_hint, self.authorize(self.client.get(&url)), &url).await
+            models::fetch(&self.access, &url).await
         })
     }
 }

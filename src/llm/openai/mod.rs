@@ -11,16 +11,16 @@ use futures::future::BoxFuture;
 use futures::{StreamExt, stream};
 use serde_json::Value;
 
-use super::{ChatRequest, EventStream, LlmError, Provider, StreamEvent, http, models};
+use super::http::SseEvents;
+use super::request::{self, Access};
+use super::{ChatRequest, EventStream, LlmError, Provider, StreamEvent, models};
 use crate::transcript::Usage;
 
 /// A chat-completions endpoint.
 pub struct OpenAiProvider {
     id: String,
     base_url: String,
-    api_key: Option<String>,
-    key_hint: String,
-    client: crate::llm::http::HttpClient,
+    access: Access,
 }
 
 impl OpenAiProvider {
@@ -31,26 +31,12 @@ impl OpenAiProvider {
         key_hint: &str,
         client: crate::llm::http::HttpClient,
     ) -> OpenAiProvider {
+        let base_url = base_url.trim_end_matches('/').to_string();
+        let headers = request::openai_headers(api_key.as_deref(), &base_url);
         OpenAiProvider {
             id: id.to_string(),
-            base_url: base_url.trim_end_matches('/').to_string(),
-            api_key,
-            key_hint: key_hint.to_string(),
-            client,
-        }
-    }
-
-    fn authorize(&self, builder: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
-        let builder = match &self.api_key {
-            Some(key) => builder.bearer_auth(key),
-            None => builder,
-        };
-        if self.base_url.contains("openrouter.ai") {
-            builder
-                .header("HTTP-Referer", "https://github.com/hermes-acp/hermes-acp")
-                .header("X-Title", "hermes-acp")
-        } else {
-            builder
+            access: Access::new(id, key_hint, request::OPENAI_COMPATIBLE, headers, client),
+            base_url,
         }
     }
 }
@@ -65,27 +51,17 @@ impl Provider for OpenAiProvider {
             let url = format!("{}/chat/completions", self.base_url);
             let route = super::effort::Route::of(crate::llm::ApiMode::ChatCompletions, &self.id, &self.base_url);
             let body = request_body(request, route);
-            let response = self
-                .authorize(self.client.post(&url))
-                .json(&body)
-                .send()
+            let provider = self.id.clone();
+            self.access
+                .stream(&url, &body, |events| parse_stream(provider, events))
                 .await
-                .map_err(|e| http::connect_error(&self.id, &url, &e))?;
-            if !response.status().is_success() {
-                return Err(http::status_error(&self.id, &self.key_hint, response).await);
-            }
-            if http::is_html(&response) {
-                return Err(http::html_error(&self.id, &url));
-            }
-            let limits = http::rate_limits(&response);
-            Ok(http::with_rate_limits(limits, parse_stream(self.id.clone(), response)))
         })
     }
 
     fn list_models(&self) -> BoxFuture<'_, Result<Vec<String>, LlmError>> {
         Box::pin(async move {
             let url = format!("{}/models", self.base_url);
-            models::fetch(&self.id, &self.key_hint, self.authorize(self.client.get(&url)), &url).await
+            models::fetch(&self.access, &url).await
         })
     }
 }
@@ -97,15 +73,14 @@ struct ChunkState {
     finished: bool,
 }
 
-fn parse_stream(provider: String, response: reqwest::Response) -> EventStream {
-    let events = http::sse_events(response);
+fn parse_stream(provider: String, events: SseEvents) -> EventStream {
     let state = ChunkState {
         provider,
         done: false,
         finished: false,
     };
     stream::unfold(
-        (Box::pin(events), state, Vec::<StreamEvent>::new().into_iter()),
+        (events, state, Vec::<StreamEvent>::new().into_iter()),
         |(mut events, mut state, mut pending)| async move {
             loop {
                 if let Some(event) = pending.next() {

@@ -1,9 +1,11 @@
-//! Providers' rate-limit headers, read once per response in `http` (successes and errors alike):
+//! Providers' rate-limit headers, read once per response (by the request skeleton in `request`
+//! on a success, by `http`'s error mapping for a 429's reset):
 //! OpenAI's `x-ratelimit-{limit,remaining,reset}-{requests,tokens}` (resets as Go durations such
 //! as `6m0s`, `1.5s`, `20ms`), OpenRouter's `x-ratelimit-{limit,remaining,reset}` (the reset in
 //! epoch milliseconds), Anthropic's `anthropic-ratelimit-{requests,tokens,input-tokens,
 //! output-tokens}-{limit,remaining,reset}` (RFC 3339 times) and `retry-after`. Resets become
 //! absolute UTC times when the response arrives, so they still mean something when shown later.
+//! `parse_retry_after` lives here too: the error mapping in `http` reads the same header.
 
 use std::time::Duration;
 
@@ -93,7 +95,7 @@ impl RateLimits {
             input_tokens: anthropic("input-tokens"),
             output_tokens: anthropic("output-tokens"),
             retry_at: get("retry-after")
-                .and_then(super::http::parse_retry_after)
+                .and_then(parse_retry_after)
                 .and_then(|wait| after(now, wait)),
         };
         Some(limits).filter(|l| *l != RateLimits::default())
@@ -207,6 +209,19 @@ pub fn parse_go_duration(value: &str) -> Option<Duration> {
         rest = &rest[unit_len..];
     }
     Duration::try_from_secs_f64(total).ok()
+}
+
+/// `Retry-After` as seconds (integer or fractional) or an HTTP date.
+pub fn parse_retry_after(value: &str) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(secs) = value.parse::<f64>() {
+        // `1e20` or `inf` would panic `Duration::from_secs_f64`: clamp (the retry policy caps
+        // the wait further).
+        return crate::duration::clamped_seconds(secs, crate::duration::MAX_SETTING);
+    }
+    let when = chrono::DateTime::parse_from_rfc2822(value).ok()?;
+    let delta = when.with_timezone(&chrono::Utc) - chrono::Utc::now();
+    Some(delta.to_std().unwrap_or(Duration::ZERO))
 }
 
 #[cfg(test)]

@@ -194,3 +194,14 @@ fn clock_times() {
         "2026-11-25 01:05 UTC"
     );
 }
+
+#[test]
+fn retry_after_seconds_and_dates() {
+    assert_eq!(parse_retry_after("2"), Some(Duration::from_secs(2)));
+    assert_eq!(parse_retry_after("0.5"), Some(Duration::from_millis(500)));
+    assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), Some(Duration::ZERO));
+    assert_eq!(parse_retry_after("soon"), None);
+    assert_eq!(parse_retry_after("1e20"), Some(crate::duration::MAX_SETTING));
+    assert_eq!(parse_retry_after("NaN"), None);
+    assert_eq!(parse_retry_after("-1"), None);
+}

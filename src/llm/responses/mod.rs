@@ -2,10 +2,12 @@
 //! endpoint with `model.api_mode: codex_responses`): the streaming `POST {base}/responses` with
 //! a bearer key, and `GET {base}/models`. `convert` turns our transcript into input items
 //! (replaying encrypted reasoning), `request` builds the body, `sse` folds the streamed events
-//! into `StreamEvent`s and `stream` drives it over the response. Errors, retries, fallbacks and cancel behave as for the other providers:
-//! status mapping comes from `http`, a dropped stream closes the connection.
+//! into `StreamEvent`s and `stream` drives it over the response. Errors, retries, fallbacks and
+//! cancel behave as for the other providers: the request goes through the shared skeleton
+//! (`llm::request`), a dropped stream closes the connection.
 
 pub mod convert;
+pub mod failure;
 pub mod request;
 pub mod sse;
 pub mod stream;
@@ -15,7 +17,8 @@ mod tests;
 
 use futures::future::BoxFuture;
 
-use super::{ChatRequest, EventStream, LlmError, Provider, http, models};
+use super::request::{self as skeleton, Access};
+use super::{ChatRequest, EventStream, LlmError, Provider, models};
 
 pub use sse::ResponsesParser;
 
@@ -27,9 +30,8 @@ pub struct ResponsesProvider {
     id: String,
     /// Without a trailing slash: endpoints are `{base}/responses` and `{base}/models`.
     base_url: String,
-    api_key: Option<String>,
     key_hint: String,
-    client: crate::llm::http::HttpClient,
+    access: Access,
 }
 
 impl ResponsesProvider {
@@ -40,25 +42,19 @@ impl ResponsesProvider {
         key_hint: &str,
         client: crate::llm::http::HttpClient,
     ) -> ResponsesProvider {
+        let base_url = base_url.trim().trim_end_matches('/').to_string();
+        let headers = skeleton::openai_headers(api_key.as_deref(), &base_url);
         ResponsesProvider {
             id: id.to_string(),
-            base_url: base_url.trim().trim_end_matches('/').to_string(),
-            api_key,
             key_hint: key_hint.to_string(),
-            client,
+            access: Access::new(id, key_hint, skeleton::OPENAI_COMPATIBLE, headers, client),
+            base_url,
         }
     }
 
     /// Who minted the reasoning this provider returns: encrypted items are sealed to it.
     pub fn issuer(&self) -> &str {
         &self.base_url
-    }
-
-    fn authorize(&self, builder: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
-        match &self.api_key {
-            Some(key) => builder.bearer_auth(key),
-            None => builder,
-        }
     }
 }
 
@@ -71,32 +67,17 @@ impl Provider for ResponsesProvider {
         Box::pin(async move {
             let url = format!("{}/responses", self.base_url);
             let body = request::request_body(request, self.issuer());
-            let response = self
-                .authorize(self.client.post(&url))
-                .header(reqwest::header::ACCEPT, "text/event-stream")
-                .json(&body)
-                .send()
-                .await
-                .map_err(|e| http::connect_error(&self.id, &url, &e))?;
-            if !response.status().is_success() {
-                return Err(http::status_error(&self.id, &self.key_hint, response).await);
-            }
-            if http::is_html(&response) {
-                return Err(http::html_error(&self.id, &url));
-            }
             let parser = ResponsesParser::new(&self.id, &self.key_hint, self.issuer());
-            let limits = http::rate_limits(&response);
-            Ok(http::with_rate_limits(
-                limits,
-                stream::event_stream(parser, http::sse_events(response)),
-            ))
+            self.access
+                .stream(&url, &body, |events| stream::event_stream(parser, events))
+                .await
         })
     }
 
     fn list_models(&self) -> BoxFuture<'_, Result<Vec<String>, LlmError>> {
         Box::pin(async move {
             let url = format!("{}/models", self.base_url);
-            models::fetch(&self.id, &self.key_hint, self.authorize(self.client.get(&url)), &url).await
+            models::fetch(&self.access, &url).await
         })
     }
 }

@@ -11,7 +11,7 @@
 use serde_json::Value;
 
 use super::REASONING_FORMAT;
-use super::stream::failure;
+use super::failure::failure;
 use crate::llm::{LlmError, StreamEvent};
 use crate::transcript::{OpaqueReasoning, Usage};
 
