@@ -90,7 +90,15 @@ pub(super) fn decide_command(mode: Mode, c: &CommandEffect, remembered: &Remembe
         network: c.network_open || c.needs_network(),
         sensitive_writes: !a.sensitive_writes.is_empty(),
     };
-    if mode == Mode::Yolo || remembered.session_command || remembered.project_command == Some(ProjectRule::Allow) {
+    // `yolo` consents to everything: the sandbox keeps confining writes and the network, but
+    // no longer holds the files that run code later (a vendored clone can be deleted whole).
+    if mode == Mode::Yolo {
+        return Decision::Allow(Grant {
+            sensitive_writes: true,
+            ..everything
+        });
+    }
+    if remembered.session_command || remembered.project_command == Some(ProjectRule::Allow) {
         return Decision::Allow(everything);
     }
     let hard = hard_concerns(c, full);
