@@ -203,7 +203,7 @@ pub async fn wizard() -> Result<(), String> {
             key_origin: Some("what you typed".to_string()),
             model: String::new(),
             reason: "setup".into(),
-            cache_ttl: Default::default(),
+            ..Default::default()
         };
         let provider = llm::from_endpoint(&settings, client.clone());
         let chosen = match &model {

@@ -5,9 +5,10 @@
 use std::fmt;
 
 /// The wire format a provider speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum ApiMode {
     /// `POST {base}/chat/completions` (`chat_completions`).
+    #[default]
     ChatCompletions,
     /// The OpenAI Responses API, `POST {base}/responses` (Hermes' `codex_responses`).
     CodexResponses,
@@ -53,8 +54,10 @@ impl fmt::Debug for Secret {
     }
 }
 
-/// A fully resolved provider: everything a request needs, and why it was chosen.
-#[derive(Debug, Clone, PartialEq)]
+/// A fully resolved provider: everything a request needs, and why it was chosen. `config`
+/// builds it (`config::provider::resolve`); a new setting is a field here, set there, and read
+/// where requests are built (`llm::request::openai_headers`, `anthropic::headers`, a body).
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Endpoint {
     /// Provider id as Hermes names it: `openrouter`, `openai`, `custom`, `anthropic`.
     pub id: String,

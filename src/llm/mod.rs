@@ -85,25 +85,11 @@ pub trait Provider: Send + Sync {
 /// Builds the provider for a resolved endpoint. Infallible: everything that can be wrong was
 /// checked when the endpoint was resolved.
 pub fn from_endpoint(endpoint: &Endpoint, client: crate::llm::http::HttpClient) -> std::sync::Arc<dyn Provider> {
-    let key_hint = endpoint.key_hint();
-    let key = endpoint.api_key.as_ref().map(|k| k.expose().to_string());
     match endpoint.api_mode {
-        ApiMode::ChatCompletions => std::sync::Arc::new(openai::OpenAiProvider::new(
-            &endpoint.id,
-            &endpoint.base_url,
-            key,
-            &key_hint,
-            client,
-        )),
-        ApiMode::CodexResponses => std::sync::Arc::new(responses::ResponsesProvider::new(
-            &endpoint.id,
-            &endpoint.base_url,
-            key,
-            &key_hint,
-            client,
-        )),
-        ApiMode::AnthropicMessages => std::sync::Arc::new(
-            anthropic::AnthropicProvider::from_endpoint(endpoint, &key_hint, client).with_cache_ttl(endpoint.cache_ttl),
-        ),
+        ApiMode::ChatCompletions => std::sync::Arc::new(openai::OpenAiProvider::new(endpoint, client)),
+        ApiMode::CodexResponses => std::sync::Arc::new(responses::ResponsesProvider::new(endpoint, client)),
+        ApiMode::AnthropicMessages => {
+            std::sync::Arc::new(anthropic::AnthropicProvider::from_endpoint(endpoint, client))
+        }
     }
 }

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::http::{self, HttpClient, SseEvents};
 use super::rate_limits::RateLimits;
-use super::{EventStream, LlmError, StreamEvent};
+use super::{Endpoint, EventStream, LlmError, StreamEvent};
 
 /// How the OpenAI-compatible APIs are named in errors.
 pub const OPENAI_COMPATIBLE: &str = "an OpenAI-compatible API";
@@ -122,14 +122,15 @@ fn is_html(response: &reqwest::Response) -> bool {
         .is_some_and(|v| v.to_ascii_lowercase().contains("text/html"))
 }
 
-/// OpenAI-compatible authentication (chat completions and the Responses API): the key as a
-/// bearer, and OpenRouter's attribution headers when the endpoint is OpenRouter.
-pub fn openai_headers(api_key: Option<&str>, base_url: &str) -> Headers {
+/// The headers of every OpenAI-compatible request (chat completions and the Responses API):
+/// the key as a bearer, and OpenRouter's attribution headers when the endpoint is OpenRouter.
+/// A new header for these APIs goes here, read from a field of the endpoint.
+pub fn openai_headers(endpoint: &Endpoint) -> Headers {
     let mut headers = Headers::new();
-    if let Some(key) = api_key {
-        headers.push(("authorization", format!("Bearer {key}")));
+    if let Some(key) = &endpoint.api_key {
+        headers.push(("authorization", format!("Bearer {}", key.expose())));
     }
-    if base_url.contains("openrouter.ai") {
+    if endpoint.base_url.contains("openrouter.ai") {
         headers.push(("http-referer", "https://github.com/hermes-acp/hermes-acp".into()));
         headers.push(("x-title", "hermes-acp".into()));
     }
@@ -140,13 +141,21 @@ pub fn openai_headers(api_key: Option<&str>, base_url: &str) -> Headers {
 mod tests {
     use super::*;
 
+    fn endpoint(key: Option<&str>, base_url: &str) -> Endpoint {
+        Endpoint {
+            api_key: key.map(crate::llm::Secret::new),
+            base_url: base_url.to_string(),
+            ..Endpoint::default()
+        }
+    }
+
     #[test]
     fn openai_compatible_endpoints_get_a_bearer_and_openrouter_its_attribution() {
-        let local = openai_headers(None, "http://127.0.0.1:11434/v1");
+        let local = openai_headers(&endpoint(None, "http://127.0.0.1:11434/v1"));
         assert!(local.is_empty());
-        let openai = openai_headers(Some("sk-1"), "https://api.openai.com/v1");
+        let openai = openai_headers(&endpoint(Some("sk-1"), "https://api.openai.com/v1"));
         assert_eq!(openai, [("authorization", "Bearer sk-1".to_string())]);
-        let openrouter = openai_headers(Some("sk-or"), "https://openrouter.ai/api/v1");
+        let openrouter = openai_headers(&endpoint(Some("sk-or"), "https://openrouter.ai/api/v1"));
         let names: Vec<&str> = openrouter.iter().map(|(name, _)| *name).collect();
         assert_eq!(names, ["authorization", "http-referer", "x-title"]);
     }
@@ -158,7 +167,7 @@ mod tests {
             "p",
             "k",
             OPENAI_COMPATIBLE,
-            openai_headers(Some("sk-1"), "https://openrouter.ai/api/v1"),
+            openai_headers(&endpoint(Some("sk-1"), "https://openrouter.ai/api/v1")),
             client.clone(),
         );
         let request = access

@@ -174,7 +174,7 @@ fn named_provider(
             .or_else(|| file.model_default.clone())
             .unwrap_or_default(),
         reason: format!("named provider '{}' ({why})", named.name),
-        cache_ttl: Default::default(),
+        ..Default::default()
     })
 }
 
@@ -223,7 +223,7 @@ fn custom(file: &ConfigFile, env: &EnvMap, home: &str, why: &str, bare: bool) ->
         key_origin,
         model: String::new(),
         reason: format!("custom endpoint ({why})"),
-        cache_ttl: Default::default(),
+        ..Default::default()
     })
 }
 
@@ -258,7 +258,7 @@ fn openrouter(file: &ConfigFile, env: &EnvMap, home: &str, why: &str) -> Result<
         key_origin,
         model: String::new(),
         reason: format!("OpenRouter ({why})"),
-        cache_ttl: Default::default(),
+        ..Default::default()
     })
 }
 
@@ -286,7 +286,7 @@ fn openai(file: &ConfigFile, env: &EnvMap, home: &str, why: &str) -> Result<Endp
         key_origin,
         model: String::new(),
         reason: format!("OpenAI ({why})"),
-        cache_ttl: Default::default(),
+        ..Default::default()
     })
 }
 
@@ -310,7 +310,7 @@ fn anthropic(env: &EnvMap, home: &str, why: &str) -> Result<Endpoint, ProviderEr
         key_origin: Some(origin_of(env, home, var)),
         model: String::new(),
         reason: format!("Anthropic ({why})"),
-        cache_ttl: Default::default(),
+        ..Default::default()
     })
 }
 

@@ -53,31 +53,34 @@ impl AnthropicProvider {
         key_hint: &str,
         client: crate::llm::http::HttpClient,
     ) -> AnthropicProvider {
-        let oauth = api_key.as_deref().is_some_and(|key| is_oauth(key, key_source));
-        let headers = headers(api_key.as_deref(), oauth);
-        AnthropicProvider {
+        let endpoint = Endpoint {
             id: id.to_string(),
-            base_url: normalize_base(base_url),
+            api_mode: crate::llm::ApiMode::AnthropicMessages,
+            base_url: base_url.to_string(),
+            api_key: api_key.map(crate::llm::Secret::new),
+            key_source: key_source.map(str::to_string),
+            ..Endpoint::default()
+        };
+        AnthropicProvider::build(&endpoint, key_hint, client)
+    }
+
+    /// The provider for a resolved endpoint (its cache lifetime included).
+    pub fn from_endpoint(endpoint: &Endpoint, client: crate::llm::http::HttpClient) -> AnthropicProvider {
+        AnthropicProvider::build(endpoint, &endpoint.key_hint(), client).with_cache_ttl(endpoint.cache_ttl)
+    }
+
+    fn build(endpoint: &Endpoint, key_hint: &str, client: crate::llm::http::HttpClient) -> AnthropicProvider {
+        let key = endpoint.api_key.as_ref().map(|k| k.expose());
+        let oauth = key.is_some_and(|key| is_oauth(key, endpoint.key_source.as_deref()));
+        let headers = headers(endpoint, oauth);
+        AnthropicProvider {
+            id: endpoint.id.clone(),
+            base_url: normalize_base(&endpoint.base_url),
             oauth,
             key_hint: key_hint.to_string(),
             cache_ttl: CacheTtl::default(),
-            access: Access::new(id, key_hint, "an Anthropic Messages API", headers, client),
+            access: Access::new(&endpoint.id, key_hint, "an Anthropic Messages API", headers, client),
         }
-    }
-
-    pub fn from_endpoint(
-        settings: &Endpoint,
-        key_hint: &str,
-        client: crate::llm::http::HttpClient,
-    ) -> AnthropicProvider {
-        AnthropicProvider::new(
-            &settings.id,
-            &settings.base_url,
-            settings.api_key.as_ref().map(|k| k.expose().to_string()),
-            settings.key_source.as_deref(),
-            key_hint,
-            client,
-        )
     }
 
     /// The lifetime of prompt-cache breakpoints (`prompt_caching.cache_ttl`).
@@ -103,11 +106,12 @@ impl AnthropicProvider {
     }
 }
 
-/// The Messages API's headers: its version, and the key in `x-api-key` — or, for a
-/// subscription token, as a bearer with the Claude Code identity.
-fn headers(api_key: Option<&str>, oauth: bool) -> Headers {
+/// The headers of every Messages API request: its version, and the key in `x-api-key` — or,
+/// for a subscription token, as a bearer with the Claude Code identity. A new header for this
+/// API goes here, read from a field of the endpoint.
+fn headers(endpoint: &Endpoint, oauth: bool) -> Headers {
     let mut headers: Headers = vec![("anthropic-version", ANTHROPIC_VERSION.to_string())];
-    match api_key {
+    match endpoint.api_key.as_ref().map(|k| k.expose()) {
         Some(key) if oauth => headers.extend([
             ("authorization", format!("Bearer {key}")),
             ("anthropic-beta", OAUTH_BETAS.to_string()),

@@ -24,19 +24,13 @@ pub struct OpenAiProvider {
 }
 
 impl OpenAiProvider {
-    pub fn new(
-        id: &str,
-        base_url: &str,
-        api_key: Option<String>,
-        key_hint: &str,
-        client: crate::llm::http::HttpClient,
-    ) -> OpenAiProvider {
-        let base_url = base_url.trim_end_matches('/').to_string();
-        let headers = request::openai_headers(api_key.as_deref(), &base_url);
+    pub fn new(endpoint: &crate::llm::Endpoint, client: crate::llm::http::HttpClient) -> OpenAiProvider {
+        let (id, key_hint) = (endpoint.id.as_str(), endpoint.key_hint());
+        let headers = request::openai_headers(endpoint);
         OpenAiProvider {
             id: id.to_string(),
-            access: Access::new(id, key_hint, request::OPENAI_COMPATIBLE, headers, client),
-            base_url,
+            access: Access::new(id, &key_hint, request::OPENAI_COMPATIBLE, headers, client),
+            base_url: endpoint.base_url.trim_end_matches('/').to_string(),
         }
     }
 }

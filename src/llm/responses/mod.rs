@@ -35,20 +35,14 @@ pub struct ResponsesProvider {
 }
 
 impl ResponsesProvider {
-    pub fn new(
-        id: &str,
-        base_url: &str,
-        api_key: Option<String>,
-        key_hint: &str,
-        client: crate::llm::http::HttpClient,
-    ) -> ResponsesProvider {
-        let base_url = base_url.trim().trim_end_matches('/').to_string();
-        let headers = skeleton::openai_headers(api_key.as_deref(), &base_url);
+    pub fn new(endpoint: &crate::llm::Endpoint, client: crate::llm::http::HttpClient) -> ResponsesProvider {
+        let (id, key_hint) = (endpoint.id.as_str(), endpoint.key_hint());
+        let headers = skeleton::openai_headers(endpoint);
         ResponsesProvider {
             id: id.to_string(),
-            key_hint: key_hint.to_string(),
-            access: Access::new(id, key_hint, skeleton::OPENAI_COMPATIBLE, headers, client),
-            base_url,
+            access: Access::new(id, &key_hint, skeleton::OPENAI_COMPATIBLE, headers, client),
+            key_hint,
+            base_url: endpoint.base_url.trim().trim_end_matches('/').to_string(),
         }
     }
 
