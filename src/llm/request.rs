@@ -226,12 +226,8 @@ mod tests {
                 id: "p".into(),
                 api_mode: mode,
                 base_url: web_page_server().await,
-                api_key: None,
-                key_source: None,
-                key_origin: None,
                 model: "m".into(),
-                reason: String::new(),
-                cache_ttl: Default::default(),
+                ..Endpoint::default()
             };
             let provider = crate::llm::from_endpoint(&endpoint, http::client());
             let request = ChatRequest {
