@@ -12,6 +12,7 @@ mod client;
 pub mod config;
 mod health;
 pub mod naming;
+pub mod result;
 mod sse;
 mod supervisor;
 pub mod tool;
