@@ -97,6 +97,8 @@ mod sandbox;
 // Unix only: file modes.
 #[cfg(unix)]
 mod secrets;
+/// `session/options` and initial config options on session setup.
+mod session_options;
 /// Persistence across restarts: list, load (replay), resume, fork, close, delete, settings.
 mod sessions;
 /// `skill_manage` round trips: create, view, patch, delete through the real binary.

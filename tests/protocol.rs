@@ -43,6 +43,7 @@ async fn initialize_describes_what_works() {
                 }
               },
               "fork": {},
+              "options": {},
               "resume": {},
               "close": {}
             },

@@ -10,7 +10,7 @@ use agent_client_protocol::v1::Responder;
 use agent_client_protocol::v1::schema::{
     AuthenticateRequest, CancelNotification, CloseSessionRequest, DeleteSessionRequest, ForkSessionRequest,
     InitializeRequest, ListSessionsRequest, LoadSessionRequest, LogoutRequest, NewSessionRequest, PromptRequest,
-    ResumeSessionRequest, SetSessionConfigOptionRequest, SetSessionModeRequest,
+    ResumeSessionRequest, SessionOptionsRequest, SetSessionConfigOptionRequest, SetSessionModeRequest,
 };
 use agent_client_protocol::{
     Agent, Client, ConnectTo, Error, JsonRpcResponse, on_receive_notification, on_receive_request,
@@ -18,7 +18,7 @@ use agent_client_protocol::{
 use tracing::Instrument;
 
 use super::handlers::steering::{self, SteeringRequest};
-use super::handlers::{lifecycle, prompt, sessions, settings};
+use super::handlers::{lifecycle, options, prompt, sessions, settings};
 use super::state::AcpState;
 use super::wire::{self, WireLimits};
 
@@ -127,6 +127,7 @@ pub fn agent(state: Arc<AcpState>) -> impl ConnectTo<Client> {
     let agent = route!(agent, state, owns ResumeSessionRequest => sessions::resume_session);
     let agent = route!(agent, state, owns ForkSessionRequest => sessions::fork_session);
     let agent = route!(agent, state, task ListSessionsRequest => sessions::list_sessions);
+    let agent = route!(agent, state, task SessionOptionsRequest => options::session_options);
     let agent = route!(agent, state, task CloseSessionRequest => sessions::close_session);
     let agent = route!(agent, state, task DeleteSessionRequest => sessions::delete_session);
     let agent = route!(agent, state, serial SetSessionConfigOptionRequest => settings::set_config_option);

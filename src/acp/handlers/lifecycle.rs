@@ -6,8 +6,9 @@ use agent_client_protocol::v1::schema::{
     AgentCapabilities, AuthMethod, AuthMethodAgent, AuthMethodTerminal, AuthenticateRequest, AuthenticateResponse,
     Implementation, InitializeRequest, InitializeResponse, LogoutRequest, LogoutResponse, McpCapabilities,
     PromptCapabilities, SessionAdditionalDirectoriesCapabilities, SessionCapabilities, SessionCloseCapabilities,
-    SessionDeleteCapabilities, SessionForkCapabilities, SessionListCapabilities, SessionResumeCapabilities,
-    SessionSystemPromptCapabilities, SessionSystemPromptModeCapabilities, SessionSystemPromptOverrideCapabilities,
+    SessionDeleteCapabilities, SessionForkCapabilities, SessionListCapabilities, SessionOptionsCapabilities,
+    SessionResumeCapabilities, SessionSystemPromptCapabilities, SessionSystemPromptModeCapabilities,
+    SessionSystemPromptOverrideCapabilities,
 };
 
 use crate::acp::errors::{invalid_params, provider_error};
@@ -49,6 +50,7 @@ pub fn initialize(state: &AcpState, req: InitializeRequest) -> Result<Initialize
                 .delete(SessionDeleteCapabilities::new())
                 .fork(SessionForkCapabilities::new())
                 .additional_directories(SessionAdditionalDirectoriesCapabilities::new())
+                .options(SessionOptionsCapabilities::new())
                 // `override` replaces the identity only; see `acp::setup`.
                 .system_prompt(
                     SessionSystemPromptCapabilities::new().mode(

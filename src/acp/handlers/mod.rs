@@ -2,6 +2,7 @@
 //! builds the response; none awaits the editor on the dispatch loop.
 
 pub mod lifecycle;
+pub mod options;
 pub mod prompt;
 pub mod sessions;
 pub mod settings;

@@ -5,14 +5,15 @@ use std::path::{Path, PathBuf};
 
 use agent_client_protocol::v1::schema::{
     CloseSessionRequest, CloseSessionResponse, DeleteSessionRequest, DeleteSessionResponse, ForkSessionRequest,
-    ForkSessionResponse, ListSessionsRequest, ListSessionsResponse, LoadSessionRequest, LoadSessionResponse,
-    NewSessionRequest, NewSessionResponse, ResumeSessionRequest, ResumeSessionResponse, SessionInfo,
-    SessionNotification, SystemPrompt,
+    ForkSessionResponse, InitialSessionConfigOption, ListSessionsRequest, ListSessionsResponse, LoadSessionRequest,
+    LoadSessionResponse, NewSessionRequest, NewSessionResponse, ResumeSessionRequest, ResumeSessionResponse,
+    SessionInfo, SessionNotification, SystemPrompt,
 };
 use agent_client_protocol::v1::{ConnectionTo, Responder};
 use agent_client_protocol::{Client, Error};
 
 use super::super::commands;
+use super::options;
 use crate::acp::errors::to_rpc;
 use crate::acp::options::{config_options, mode_state};
 use crate::acp::replay;
@@ -46,7 +47,9 @@ pub async fn new_session(
     responder: Responder<NewSessionResponse>,
     cx: ConnectionTo<Client>,
 ) {
-    let setup = match session_setup(&req.cwd, &req.additional_directories, req.system_prompt.as_ref()) {
+    let setup = match session_setup(&req.cwd, &req.additional_directories, req.system_prompt.as_ref())
+        .and_then(|setup| options::check_initial(&req.config_options).map(|()| setup))
+    {
         Ok(setup) => setup,
         Err(e) => return respond_then(responder, Err(e), &cx, None),
     };
@@ -54,6 +57,7 @@ pub async fn new_session(
         Ok(s) => s,
         Err(e) => return respond_then(responder, Err(to_rpc(e)), &cx, None),
     };
+    options::apply_initial(state, &session, &req.config_options).await;
     tracing::info!(session = %session.id, cwd = %req.cwd.display(), "session created");
     crate::acp::mcp::connect(state, &session, &req.mcp_servers, &cx);
     let response = NewSessionResponse::new(session.id.clone())
@@ -69,13 +73,16 @@ async fn restore(
     cwd: &Path,
     additional_directories: &[PathBuf],
     system_prompt: Option<&SystemPrompt>,
+    initial: &[InitialSessionConfigOption],
 ) -> Result<std::sync::Arc<Session>, Error> {
     if !cwd.is_absolute() {
         return Err(to_rpc(SessionError::InvalidCwd(cwd.display().to_string())));
     }
     let setup = session_setup(cwd, additional_directories, system_prompt)?;
+    options::check_initial(initial)?;
     let session = state.manager.get_or_restore(id).await.map_err(to_rpc)?;
     state.manager.update_setup(&session, &setup).await.map_err(to_rpc)?;
+    options::apply_initial(state, &session, initial).await;
     Ok(session)
 }
 
@@ -91,6 +98,7 @@ pub async fn load_session(
         &req.cwd,
         &req.additional_directories,
         req.system_prompt.as_ref(),
+        &req.config_options,
     )
     .await
     {
@@ -130,6 +138,7 @@ pub async fn resume_session(
         &req.cwd,
         &req.additional_directories,
         req.system_prompt.as_ref(),
+        &req.config_options,
     )
     .await
     {

@@ -4,7 +4,7 @@
 
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
-    ConfigOptionUpdate, CurrentModeUpdate, SessionUpdate, SetSessionConfigOptionRequest,
+    ConfigOptionUpdate, CurrentModeUpdate, SessionConfigOptionValue, SessionUpdate, SetSessionConfigOptionRequest,
     SetSessionConfigOptionResponse, SetSessionModeRequest, SetSessionModeResponse,
 };
 use agent_client_protocol::{Client, Error};
@@ -21,34 +21,48 @@ pub async fn set_config_option(
     cx: ConnectionTo<Client>,
 ) -> Result<SetSessionConfigOptionResponse, Error> {
     let session = state.manager.get_or_restore(&req.session_id.0).await.map_err(to_rpc)?;
-    if &*req.config_id.0 == AUTO_COMPACT_OPTION {
-        let Some(on) = req.value.as_bool() else {
+    if apply_option(state, &session, &req.config_id.0, &req.value).await? {
+        let mode = session.settings().mode.id().to_string();
+        notify(
+            &cx,
+            &session,
+            SessionUpdate::CurrentModeUpdate(CurrentModeUpdate::new(mode)),
+        );
+    }
+    Ok(announce(state, &session, &cx).await)
+}
+
+/// Sets one config option of `session`, announcing nothing; `Ok(true)` when it was the mode.
+/// Shared by `session/set_config_option` and the initial options of a session setup request.
+pub async fn apply_option(
+    state: &AcpState,
+    session: &Session,
+    config_id: &str,
+    value: &SessionConfigOptionValue,
+) -> Result<bool, Error> {
+    if config_id == AUTO_COMPACT_OPTION {
+        let Some(on) = value.as_bool() else {
             return Err(invalid_params(format!(
                 "config option '{AUTO_COMPACT_OPTION}' takes a boolean (`{{\"type\": \"boolean\", \"value\": true}}`)"
             )));
         };
-        state.manager.set_auto_compact(&session, on).await.map_err(to_rpc)?;
-        return Ok(announce(state, &session, &cx).await);
+        state.manager.set_auto_compact(session, on).await.map_err(to_rpc)?;
+        return Ok(false);
     }
-    let Some(value) = req.value.as_value_id().map(|v| v.0.to_string()) else {
+    let Some(value) = value.as_value_id().map(|v| v.0.to_string()) else {
         return Err(invalid_params(format!(
-            "config option '{}' takes a value id, not a boolean",
-            req.config_id.0
+            "config option '{config_id}' takes a value id, not a boolean"
         )));
     };
-    match &*req.config_id.0 {
-        MODEL_OPTION => state.manager.set_model(&session, &value).await.map_err(to_rpc)?,
+    match config_id {
+        MODEL_OPTION => state.manager.set_model(session, &value).await.map_err(to_rpc)?,
         MODE_OPTION => {
-            state.manager.set_mode(&session, &value).await.map_err(to_rpc)?;
-            notify(
-                &cx,
-                &session,
-                SessionUpdate::CurrentModeUpdate(CurrentModeUpdate::new(value.clone())),
-            );
+            state.manager.set_mode(session, &value).await.map_err(to_rpc)?;
+            return Ok(true);
         }
         EFFORT_OPTION => state
             .manager
-            .set_reasoning_effort(&session, &value)
+            .set_reasoning_effort(session, &value)
             .await
             .map_err(to_rpc)?,
         other => {
@@ -57,7 +71,7 @@ pub async fn set_config_option(
             )));
         }
     }
-    Ok(announce(state, &session, &cx).await)
+    Ok(false)
 }
 
 /// Announces the session's options after a change made elsewhere (`/model`: the model and the

@@ -12,6 +12,7 @@ mod lifecycle;
 mod listing;
 mod mcp;
 mod operations;
+mod preview;
 mod prompt;
 mod records;
 mod setup;
@@ -182,17 +183,7 @@ impl SessionManager {
             Some(loaded) => loaded,
             None => self.import_from_hermes(id).await?,
         };
-        let settings = SessionSettings {
-            cwd: PathBuf::from(&record.cwd),
-            model: record.model.clone().unwrap_or_else(|| self.default_model()),
-            mode: record
-                .mode
-                .as_deref()
-                .and_then(|m| modes::parse_mode(m, self.config().yolo_allowed))
-                .unwrap_or_default(),
-            title: record.title.clone(),
-            preferences: record.preferences.clone(),
-        };
+        let settings = self.stored_settings(&record);
         let session = Arc::new(Session::new(record.id.clone(), settings, history, self.offered_tools()));
         // Another request may have restored it meanwhile: keep the first.
         Ok(self.map().entry(record.id).or_insert(session).clone())
@@ -206,8 +197,41 @@ impl SessionManager {
             .unwrap_or_default()
     }
 
+    /// A stored session's settings as a live session gets them.
+    fn stored_settings(&self, record: &crate::store::SessionRecord) -> SessionSettings {
+        SessionSettings {
+            cwd: PathBuf::from(&record.cwd),
+            model: record.model.clone().unwrap_or_else(|| self.default_model()),
+            mode: record
+                .mode
+                .as_deref()
+                .and_then(|m| modes::parse_mode(m, self.config().yolo_allowed))
+                .unwrap_or_default(),
+            title: record.title.clone(),
+            preferences: record.preferences.clone(),
+        }
+    }
+
     /// Creates a new session with the editor's folders and prompt.
     pub async fn create(&self, setup: &SessionSetup) -> Result<Arc<Session>, SessionError> {
+        let session_settings = self.fresh_settings(setup).await?;
+        let provider = self.provider()?.0.id.clone();
+        let id = uuid::Uuid::new_v4().to_string();
+        self.store()
+            .create_session(record_for(&id, &session_settings, Some(provider), None), Vec::new())
+            .await?;
+        let session = Arc::new(Session::new(
+            id.clone(),
+            session_settings,
+            Vec::new(),
+            self.offered_tools(),
+        ));
+        self.map().insert(id, session.clone());
+        Ok(session)
+    }
+
+    /// The settings a new session with `setup` starts with.
+    async fn fresh_settings(&self, setup: &SessionSetup) -> Result<SessionSettings, SessionError> {
         setup.check()?;
         let (settings, _) = self.provider()?;
         let mut model = settings.model.clone();
@@ -220,28 +244,13 @@ impl SessionManager {
                 ))
             })?;
         }
-        let id = uuid::Uuid::new_v4().to_string();
-        let session_settings = SessionSettings {
+        Ok(SessionSettings {
             cwd: setup.cwd.clone(),
             model,
             mode: Mode::Default,
             title: None,
             preferences: setup.apply_to(Default::default()),
-        };
-        self.store()
-            .create_session(
-                record_for(&id, &session_settings, Some(settings.id.clone()), None),
-                Vec::new(),
-            )
-            .await?;
-        let session = Arc::new(Session::new(
-            id.clone(),
-            session_settings,
-            Vec::new(),
-            self.offered_tools(),
-        ));
-        self.map().insert(id, session.clone());
-        Ok(session)
+        })
     }
 
     /// Copies a session's history and settings into a new session with the request's folders
