@@ -9,6 +9,7 @@ pub mod endpoint;
 pub mod error;
 pub mod http;
 pub mod meter;
+pub mod model_names;
 pub mod models;
 pub mod openai;
 pub mod pricing;

@@ -13,6 +13,7 @@ use super::convert::{self, text_block};
 use crate::llm::CacheTtl;
 use crate::llm::ChatRequest;
 use crate::llm::effort::{self, ClaudeThinking, Effort, Route};
+use crate::llm::model_names::normalize_model;
 
 /// Output cap when the request names none and the model is not a Claude model we know.
 pub const DEFAULT_MAX_TOKENS: u32 = 8192;
@@ -197,20 +198,6 @@ pub fn convert_tools(tools: &[Value]) -> Vec<Value> {
         }));
     }
     out
-}
-
-/// `anthropic/claude-sonnet-4.5` (OpenRouter style) → `claude-sonnet-4-5`, as Hermes does.
-pub fn normalize_model(model: &str) -> String {
-    let model = model.trim();
-    let model = match model.get(..10) {
-        Some(prefix) if prefix.eq_ignore_ascii_case("anthropic/") => &model[10..],
-        _ => model,
-    };
-    if model.to_ascii_lowercase().starts_with("claude-") {
-        model.replace('.', "-")
-    } else {
-        model.to_string()
-    }
 }
 
 /// The output cap for a model when the request names none. Anthropic requires one and rejects

@@ -178,7 +178,7 @@ pub fn levels(route: Route, model: &str) -> Vec<Effort> {
             Option::None => {
                 // Hermes sends an effort to every Responses model but GPT-4/3.5; the three middle
                 // levels are the ones every reasoning model there accepts.
-                if crate::llm::responses::request::reasons(model) {
+                if crate::llm::model_names::reasons(model) {
                     vec![Low, Medium, High]
                 } else {
                     Vec::new()
@@ -187,7 +187,7 @@ pub fn levels(route: Route, model: &str) -> Vec<Effort> {
         },
         Route::OpenRouter => openrouter_levels(model),
         Route::Anthropic => {
-            let normalized = crate::llm::anthropic::request::normalize_model(model);
+            let normalized = crate::llm::model_names::normalize_model(model);
             let mut out = match claude_thinking(&normalized) {
                 ClaudeThinking::Unsupported => return Vec::new(),
                 ClaudeThinking::Manual => vec![None, Low, Medium, High],
@@ -268,7 +268,7 @@ fn openrouter_levels(model: &str) -> Vec<Effort> {
 pub fn openrouter_claude_adaptive(model: &str) -> bool {
     let model = model.to_ascii_lowercase();
     model.starts_with("anthropic/")
-        && claude_thinking(&crate::llm::anthropic::request::normalize_model(&model)) == ClaudeThinking::Adaptive
+        && claude_thinking(&crate::llm::model_names::normalize_model(&model)) == ClaudeThinking::Adaptive
 }
 
 /// The level closest to `wanted` among `levels`: the highest one not above it, else the lowest

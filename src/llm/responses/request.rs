@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use super::convert::input_items;
 use crate::llm::ChatRequest;
 use crate::llm::effort::{self, Effort, Route};
+use crate::llm::model_names::reasons;
 
 /// Hermes' default effort when `agent.reasoning_effort` is unset.
 const REASONING_EFFORT: Effort = Effort::Medium;
@@ -67,12 +68,4 @@ pub fn tools(schemas: &[Value]) -> Vec<Value> {
             }))
         })
         .collect()
-}
-
-/// Whether the model takes `reasoning` settings. Hermes always sends them; OpenAI answers
-/// HTTP 400 to `reasoning.effort` from the GPT-4 and GPT-3.5 families, which do not reason, so
-/// those get none (and ask for no encrypted reasoning). Unknown models are assumed to reason.
-pub fn reasons(model: &str) -> bool {
-    let name = model.rsplit('/').next().unwrap_or(model).to_ascii_lowercase();
-    !(name.starts_with("gpt-4") || name.starts_with("gpt-3.5") || name.starts_with("chatgpt-4o"))
 }

@@ -5,8 +5,9 @@
 use serde_json::{Value, json};
 
 use super::convert::input_items;
-use super::request::{reasons, request_body};
+use super::request::request_body;
 use super::{REASONING_FORMAT, ResponsesParser};
+use crate::llm::model_names::reasons;
 use crate::llm::{Assembler, ChatRequest, LlmError, StreamEvent};
 use crate::transcript::{Message, OpaqueReasoning, Part, ToolCall, Usage};
 

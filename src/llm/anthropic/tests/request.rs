@@ -1,12 +1,13 @@
 //! The request body: fields, tools, cache breakpoints on exactly the right blocks, OAuth.
 
+use crate::llm::model_names::normalize_model;
 use serde_json::{Value, json};
 
 use crate::llm::CacheTtl;
 use crate::llm::ChatRequest;
 use crate::llm::anthropic::request::{
     BodyOptions, CLAUDE_CODE_IDENTITY, CLAUDE_MAX_TOKENS, DEFAULT_MAX_TOKENS, convert_tools, default_max_tokens,
-    normalize_model, request_body,
+    request_body,
 };
 use crate::transcript::{Message, ToolCall};
 
