@@ -14,7 +14,7 @@
 //! clean) holds no new file and is not read again. Nothing in the project is ever written
 //! here; `objects_back.rs` puts missing files back on `/undo`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io;
 use std::path::Path;
 
@@ -212,7 +212,8 @@ impl Keeper<'_> {
                 Ok(entries) => entries,
                 Err(e) => return self.fail(format!("{rel} cannot be read: {e}")),
             };
-            let mut store_dir_made = false;
+            // What the store already holds here: one listing, not a stat per file.
+            let mut stored: Option<HashSet<String>> = None;
             for entry in entries.flatten() {
                 let (Ok(kind), Some(name)) = (entry.file_type(), entry.file_name().to_str().map(str::to_string)) else {
                     continue;
@@ -223,13 +224,13 @@ impl Keeper<'_> {
                 {
                     all_kept &= self.visit(&child_rel, child);
                 } else if kind.is_file() && is_object_file(level, rel, &name) {
-                    if !store_dir_made {
+                    if stored.is_none() {
                         if let Err(e) = std::fs::create_dir_all(self.store.join(rel)) {
                             return self.fail(format!("the checkpoint store cannot be written: {e}"));
                         }
-                        store_dir_made = true;
                     }
-                    all_kept &= self.keep_file(&child_rel);
+                    let stored = stored.get_or_insert_with(|| names(&self.store.join(rel)));
+                    all_kept &= stored.contains(&name) || self.keep_file(&child_rel);
                 }
             }
         }
@@ -239,12 +240,9 @@ impl Keeper<'_> {
         all_kept
     }
 
-    /// Keeps one object file (already kept: nothing to do).
+    /// Keeps one object file the store does not hold yet.
     fn keep_file(&mut self, rel: &str) -> bool {
         let (from, to) = (self.git_dir.join(rel), self.store.join(rel));
-        if std::fs::symlink_metadata(&to).is_ok() {
-            return true;
-        }
         let linked = match (self.link)(&from, &to) {
             Ok(()) => return true,
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return true,
@@ -302,6 +300,16 @@ impl Keeper<'_> {
             .get_or_insert_with(|| format!("the repository's objects cannot be kept: {why}"));
         false
     }
+}
+
+/// The names in a folder (none when it is missing or unreadable).
+pub fn names(dir: &Path) -> HashSet<String> {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .collect()
 }
 
 /// Copies `from` to `to` through a temporary file renamed into place: a kept file is never

@@ -47,7 +47,7 @@ pub fn put_back(root: &Path, shadow: &Path, link: Link) -> PutBack {
                 pending.push(child);
             } else if kind.is_file() && (objects::kept_file(&rel, &name) || child == ALTERNATES) {
                 // One listing of the project's folder, not a stat per kept file.
-                let present = present.get_or_insert_with(|| names(&root.join(".git").join(&rel)));
+                let present = present.get_or_insert_with(|| objects::names(&root.join(".git").join(&rel)));
                 if !present.contains(&name) {
                     missing.push(child);
                 }
@@ -62,7 +62,12 @@ pub fn put_back(root: &Path, shadow: &Path, link: Link) -> PutBack {
         }
         for child in missing {
             let (from, to) = (store.join(&child), root.join(".git").join(&child));
-            match link(&from, &to).or_else(|_| objects::copy_whole(&from, &to)) {
+            let linked = link(&from, &to);
+            let put = match linked {
+                Err(e) if e.kind() != io::ErrorKind::AlreadyExists => objects::copy_whole(&from, &to),
+                other => other,
+            };
+            match put {
                 Ok(()) => done.count += 1,
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
                 Err(e) => done.failures.push(format!(".git/{child}: {e}")),
@@ -75,16 +80,6 @@ pub fn put_back(root: &Path, shadow: &Path, link: Link) -> PutBack {
         done.failures.push(format!(".git/refs: {e}"));
     }
     done
-}
-
-/// The names in a folder (none when it is missing).
-fn names(dir: &Path) -> HashSet<String> {
-    std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
-        .collect()
 }
 
 /// Makes `root/rel` a folder, creating what is missing, and refuses when any folder on the way

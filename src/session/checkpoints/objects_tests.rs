@@ -1,7 +1,8 @@
 //! Unit tests of keeping the folder's own objects: which names are object files; hard links
 //! taken once (an unchanged object folder is not read again); the repository back after its
 //! objects were deleted, after a pruning gc and after `.git` was deleted whole (`git fsck`
-//! clean); another file system falling back to copies, and failing closed past the limit.
+//! clean); another file system falling back to copies (both ways), and failing closed past the
+//! limit; nothing put back over a file or through a symlink.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -248,6 +249,17 @@ fn putting_back_never_writes_over_a_file_or_through_a_symlink() {
     keep(&root.join(".git"), &shadow, hard_link, COPY_LIMIT).unwrap();
     assert_eq!(objects_back::put_back(&root, &shadow, hard_link), Default::default());
 
+    // A file the project has is never written over, whatever it holds.
+    let loose = tree(&shadow.join(STORE))
+        .into_iter()
+        .find(|p| !p.starts_with("objects/pack"))
+        .unwrap();
+    let project_file = root.join(".git").join(&loose);
+    std::fs::remove_file(&project_file).unwrap();
+    std::fs::write(&project_file, "not an object").unwrap();
+    assert_eq!(objects_back::put_back(&root, &shadow, hard_link), Default::default());
+    assert_eq!(std::fs::read(&project_file).unwrap(), b"not an object");
+
     // `.git/objects` swapped for a symlink to a folder outside: nothing is written there.
     let outside = work.path().join("elsewhere");
     std::fs::create_dir_all(&outside).unwrap();
@@ -257,4 +269,27 @@ fn putting_back_never_writes_over_a_file_or_through_a_symlink() {
     assert_eq!(done.count, 0);
     assert!(done.failures.iter().any(|f| f.contains("symbolic link")), "{done:?}");
     assert!(tree(&outside).is_empty());
+}
+
+#[test]
+fn putting_back_copies_where_a_link_is_impossible() {
+    use std::os::unix::fs::MetadataExt;
+    let (home, _work, root) = project();
+    let shadow = home.path().join("shadow");
+    std::fs::create_dir_all(&shadow).unwrap();
+    keep(&root.join(".git"), &shadow, hard_link, COPY_LIMIT).unwrap();
+    let kept = tree(&shadow.join(STORE));
+    std::fs::remove_dir_all(root.join(".git/objects")).unwrap();
+    let done = objects_back::put_back(&root, &shadow, cross_device);
+    assert_eq!((done.count, done.failures), (kept.len(), Vec::new()));
+    for rel in &kept {
+        let (a, b) = (root.join(".git").join(rel), shadow.join(STORE).join(rel));
+        assert_ne!(
+            a.metadata().unwrap().ino(),
+            b.metadata().unwrap().ino(),
+            "{rel} is a copy"
+        );
+    }
+    assert_eq!(log(&root), "two\none");
+    fsck_clean(&root);
 }
