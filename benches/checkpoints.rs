@@ -181,7 +181,13 @@ fn bench(c: &mut Criterion) {
             || {
                 let _ = std::fs::remove_dir_all(&shadow_path);
             },
-            |()| Shadow::open(home.path(), &root).unwrap().snapshot("first").unwrap().commit,
+            |()| {
+                Shadow::open(home.path(), &root)
+                    .unwrap()
+                    .snapshot("first")
+                    .unwrap()
+                    .commit
+            },
             BatchSize::PerIteration,
         )
     });

@@ -224,10 +224,10 @@ impl Keeper<'_> {
                 {
                     all_kept &= self.visit(&child_rel, child);
                 } else if kind.is_file() && is_object_file(level, rel, &name) {
-                    if stored.is_none() {
-                        if let Err(e) = std::fs::create_dir_all(self.store.join(rel)) {
-                            return self.fail(format!("the checkpoint store cannot be written: {e}"));
-                        }
+                    if stored.is_none()
+                        && let Err(e) = std::fs::create_dir_all(self.store.join(rel))
+                    {
+                        return self.fail(format!("the checkpoint store cannot be written: {e}"));
                     }
                     let stored = stored.get_or_insert_with(|| names(&self.store.join(rel)));
                     all_kept &= stored.contains(&name) || self.keep_file(&child_rel);
