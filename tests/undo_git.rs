@@ -14,8 +14,8 @@ use crate::support::mock_llm::{self, MockLlm};
 use crate::support::{AgentProcess, TestHome, agent_text};
 
 /// Every file under `dir` with its bytes and permission bits, sorted; git objects left out
-/// (these commands remove none; a checkpoint holds only nested repositories' objects, and
-/// compares them by bytes, not git's read-only permissions).
+/// (a nested repository's come back with the umask's permissions, not git's read-only ones;
+/// tests check objects with `git log` and `git fsck`).
 pub(crate) fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>, u32)> {
     use std::os::unix::fs::PermissionsExt;
     let mut out = Vec::new();
