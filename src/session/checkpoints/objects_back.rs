@@ -62,7 +62,11 @@ pub fn put_back(root: &Path, shadow: &Path, link: Link) -> PutBack {
         }
         for child in missing {
             let (from, to) = (store.join(&child), root.join(".git").join(&child));
-            let linked = link(&from, &to);
+            // The alternates list is configuration a command may edit in place: a copy.
+            let linked = match child == ALTERNATES {
+                true => Err(io::Error::other("copied")),
+                false => link(&from, &to),
+            };
             let put = match linked {
                 Err(e) if e.kind() != io::ErrorKind::AlreadyExists => objects::copy_whole(&from, &to),
                 other => other,

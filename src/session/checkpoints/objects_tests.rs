@@ -293,3 +293,28 @@ fn putting_back_copies_where_a_link_is_impossible() {
     assert_eq!(log(&root), "two\none");
     fsck_clean(&root);
 }
+
+#[tokio::test]
+async fn lfs_and_annex_objects_and_the_alternates_list_come_back() {
+    let (home, _work, root) = project();
+    let lfs = format!(".git/lfs/objects/ab/cd/{}", "abcd".repeat(16));
+    let key = "SHA256E-s5--0a1b.bin";
+    let annex = format!(".git/annex/objects/Kq/Fm/{key}/{key}");
+    let alternates = root.join(".git/objects/info/alternates");
+    for (rel, content) in [(lfs.as_str(), "large"), (annex.as_str(), "annex")] {
+        std::fs::create_dir_all(root.join(rel).parent().unwrap()).unwrap();
+        std::fs::write(root.join(rel), content).unwrap();
+    }
+    std::fs::write(&alternates, "").unwrap();
+    let snapshot = Shadow::open(home.path(), &root).unwrap().snapshot("before").unwrap();
+    assert_eq!(snapshot.objects_not_kept, None);
+    for gone in [".git/lfs", ".git/annex", ".git/objects"] {
+        std::fs::remove_dir_all(root.join(gone)).unwrap();
+    }
+    let done = restore(home.path(), &root, &snapshot.commit, &LocalFs).await.unwrap();
+    assert!(done.failures.is_empty(), "{done:?}");
+    assert_eq!(std::fs::read_to_string(root.join(&lfs)).unwrap(), "large");
+    assert_eq!(std::fs::read_to_string(root.join(&annex)).unwrap(), "annex");
+    assert!(alternates.is_file());
+    assert_eq!(log(&root), "two\none");
+}
