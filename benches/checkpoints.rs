@@ -3,7 +3,9 @@
 //! folder. On 10 000 files: the same three (incremental target ≤ 50 ms), the incremental
 //! snapshot with a nested git repository of 1 000 files whose ref moved, and restoring a
 //! checkpoint after 100 files changed (80 modified, 10 deleted, 10 created) through the local
-//! file system.
+//! file system. Last, a project of 10 000 files that is a git repository itself (10 000 loose
+//! objects): the first snapshot, and an incremental one after a commit of 10 changed files (its
+//! new object files are kept too).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -162,6 +164,45 @@ fn bench(c: &mut Criterion) {
                     .unwrap();
                 assert_eq!((done.restored.len(), done.failures.len()), (100, 0));
             },
+            BatchSize::PerIteration,
+        )
+    });
+
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let root = work.path().canonicalize().unwrap();
+    project(&root, 100);
+    git(&root, &["init", "-q", "-b", "main"]);
+    git(&root, &["add", "."]);
+    git(&root, &["commit", "-qm", "base"]);
+    let shadow_path = shadow_dir(home.path(), &root);
+    group.bench_function("first_10k_files_own_repo", |b| {
+        b.iter_batched(
+            || {
+                let _ = std::fs::remove_dir_all(&shadow_path);
+            },
+            |()| {
+                Shadow::open(home.path(), &root)
+                    .unwrap()
+                    .snapshot("first")
+                    .unwrap()
+                    .commit
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    let shadow = Shadow::open(home.path(), &root).unwrap();
+    shadow.snapshot("base").unwrap();
+    group.bench_function("incremental_10_committed_10k_files_own_repo", |b| {
+        b.iter_batched(
+            || {
+                round += 1;
+                for i in 0..10 {
+                    std::fs::write(file(&root, i * 997), format!("// round {round}\n")).unwrap();
+                }
+                git(&root, &["commit", "-qam", "ten"]);
+            },
+            |()| shadow.snapshot("incremental").unwrap().commit,
             BatchSize::PerIteration,
         )
     });

@@ -118,6 +118,9 @@ mod undo;
 // Unix only: file modes.
 #[cfg(unix)]
 mod undo_git;
+/// `/undo` of commands that delete the project's own git objects (`rm -rf .git`, a pruning gc).
+#[cfg(unix)]
+mod undo_objects;
 /// `vision_analyze`: both wire formats, the session model, refused URLs, when it is offered.
 mod vision;
 /// The web tools against mocked backends and pages: results, cards, failures, offering, guard.

@@ -14,9 +14,9 @@ use crate::support::mock_llm::{self, MockLlm};
 use crate::support::{AgentProcess, TestHome, agent_text};
 
 /// Every file under `dir` with its bytes and permission bits, sorted; git objects left out
-/// (these commands remove none; a checkpoint holds only nested repositories' objects, and
-/// compares them by bytes, not git's read-only permissions).
-fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>, u32)> {
+/// (a nested repository's come back with the umask's permissions, not git's read-only ones;
+/// tests check objects with `git log` and `git fsck`).
+pub(crate) fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>, u32)> {
     use std::os::unix::fs::PermissionsExt;
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -39,7 +39,7 @@ fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>, u32)> {
     out
 }
 
-fn git(dir: &Path, args: &[&str]) -> String {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
     let out = std::process::Command::new("git")
         .args(args)
         .current_dir(dir)
@@ -64,7 +64,7 @@ fn chmod(path: &Path, mode: u32) {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
 }
 
-fn write(root: &Path, rel: &str, content: &str) {
+pub(crate) fn write(root: &Path, rel: &str, content: &str) {
     let path = root.join(rel);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, content).unwrap();
@@ -72,7 +72,7 @@ fn write(root: &Path, rel: &str, content: &str) {
 
 /// A repository at `dir` with two commits on `main`, an uncommitted change, an untracked
 /// file, an ignored file and an untracked folder.
-fn repository(dir: &Path) {
+pub(crate) fn repository(dir: &Path) {
     std::fs::create_dir_all(dir).unwrap();
     git(dir, &["init", "-q", "-b", "main"]);
     write(dir, ".gitignore", "*.log\n");
@@ -89,7 +89,7 @@ fn repository(dir: &Path) {
 
 /// An agent in `yolo` mode (enabled for the test) on `cwd`; `fs` offers the editor's file
 /// writes.
-async fn agent(home: &TestHome, fs: bool) -> (AgentProcess, String) {
+pub(crate) async fn agent(home: &TestHome, fs: bool) -> (AgentProcess, String) {
     let mut agent = AgentProcess::spawn(home.path(), &[("HERMES_YOLO_MODE", "1")]).await;
     agent
         .initialize_with(json!({"fs": {"readTextFile": fs, "writeTextFile": fs}, "terminal": false}))
@@ -103,7 +103,7 @@ async fn agent(home: &TestHome, fs: bool) -> (AgentProcess, String) {
 }
 
 /// Runs one turn in which the model runs `commands` in the terminal, one call each.
-async fn run(agent: &mut AgentProcess, mock: &MockLlm, session: &str, prompt: &str, commands: &[&str]) {
+pub(crate) async fn run(agent: &mut AgentProcess, mock: &MockLlm, session: &str, prompt: &str, commands: &[&str]) {
     for (i, command) in commands.iter().enumerate() {
         let id = format!("call_{i}");
         mock.push(mock_llm::tool_calls(&[(&id, "terminal", json!({"command": command}))]));
@@ -113,7 +113,7 @@ async fn run(agent: &mut AgentProcess, mock: &MockLlm, session: &str, prompt: &s
     assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
 }
 
-async fn undo(agent: &mut AgentProcess, session: &str) -> String {
+pub(crate) async fn undo(agent: &mut AgentProcess, session: &str) -> String {
     let (_, updates) = agent.prompt(session, "/undo").await;
     agent_text(&updates)
 }

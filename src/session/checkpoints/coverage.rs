@@ -1,5 +1,5 @@
 //! What a snapshot covers, as the `Coverage` tools get back from `before_change`: complete
-//! when nothing precious was left out, else the paths left out (a bounded list) and one
+//! when nothing precious was left out (the own repository's objects included), else the paths left out (a bounded list) and one
 //! sentence saying why; the repositories found, with where their hooks run from.
 
 use std::collections::BTreeMap;
@@ -20,11 +20,11 @@ pub fn of_snapshot(
     limits: Limits,
     hooks: impl Fn(&RepoFound) -> Option<PathBuf>,
 ) -> Coverage {
-    let uncovered: Vec<PathBuf> = snapshot
-        .left_out
-        .iter()
+    let objects = snapshot.objects_not_kept.as_ref().map(|_| cwd.join(".git/objects"));
+    let uncovered: Vec<PathBuf> = objects
+        .into_iter()
+        .chain(snapshot.left_out.iter().map(|l| walk::absolute(cwd, &l.path)))
         .take(MAX_LISTED)
-        .map(|l| walk::absolute(cwd, &l.path))
         .collect();
     let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
     for left in snapshot.left_out.iter().filter(|l| l.why != Why::PastCount) {
@@ -36,6 +36,9 @@ pub fn of_snapshot(
             "the folder has more than {} files, and those past the cap are not in the checkpoint",
             limits.max_files
         ));
+    }
+    if let Some(why) = &snapshot.objects_not_kept {
+        reasons.push(why.clone());
     }
     if !counts.is_empty() {
         let parts: Vec<String> = counts.iter().map(|(why, n)| format!("{n} {why}")).collect();

@@ -4,8 +4,8 @@
 //! (submodules) and `worktrees/*`. A nested repository (any `.git` but the folder's own) and a
 //! submodule keep their object stores too (`objects/`, LFS, annex): deleting the folder of a
 //! clone or `git gc --prune` inside it must be undone, and only this snapshot holds them. The
-//! folder's own repository keeps none (append-only content, often large; commands that prune it
-//! are not covered). `hooks/`, `config` and `config.worktree` are kept so a repository deleted
+//! folder's own repository's objects are not in the tree: they are kept beside it by hard
+//! links (`objects.rs`), which cost no copy however large they are. `hooks/`, `config` and `config.worktree` are kept so a repository deleted
 //! whole comes back whole, but a restore only recreates them where they are missing: it never
 //! writes over or removes them (commands cannot write them — read-only in the sandbox — and
 //! they decide what git runs).
@@ -45,7 +45,8 @@ const SKIPPED_DIRS: &[&[u8]] = &[b"fsmonitor--daemon"];
 /// What decides which code git runs: restored only where missing.
 const CREATE_ONLY_DIRS: &[&[u8]] = &[b"hooks"];
 const CREATE_ONLY_FILES: &[&[u8]] = &[b"config", b"config.worktree"];
-/// Object stores: kept for nested repositories and submodules, not for the folder's own.
+/// Object stores: in the tree for nested repositories and submodules; the folder's own are
+/// kept by `objects.rs`.
 const OBJECT_DIRS: &[&[u8]] = &[b"objects", b"lfs", b"annex"];
 
 /// One metadata file (or record) to store.

@@ -4,7 +4,9 @@
 //! included, and the refs, reflogs and index of every repository in it; `/undo` puts back every
 //! file that differs from the last turn's snapshot, permissions included. `git.rs` drives the
 //! git CLI; `shadow.rs` owns one folder's shadow repository: `walk.rs` finds the files,
-//! `meta.rs` the repositories' metadata, `modes.rs` the permission bits, `cache.rs` remembers
+//! `meta.rs` the repositories' metadata, `objects.rs` keeps the folder's own object files
+//! by hard links (`objects_record.rs` remembers which, `objects_back.rs` puts them back),
+//! `modes.rs` the permission bits, `cache.rs` remembers
 //! what the last snapshot stored, `delta.rs` what changed since, `import.rs` writes a
 //! snapshot, `index_file.rs` reads git indexes, `repos.rs` finds repositories, `parse.rs`
 //! reads git's answers. `excludes.rs` says
@@ -21,6 +23,9 @@ mod import;
 mod index_file;
 mod meta;
 mod modes;
+mod objects;
+mod objects_back;
+mod objects_record;
 mod parse;
 mod repos;
 mod restore;

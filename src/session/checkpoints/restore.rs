@@ -6,7 +6,7 @@
 //! folder's own files goes through the session's `FileSystem` first (the editor's
 //! `fs/write_text_file` when it offers it, so open buffers follow) and its mode is then set on
 //! the disk, since an editor keeps whatever mode the file had; binary content, symlinks and git
-//! metadata go to the disk. Nothing is written through a symlinked folder. Disk writes are
+//! metadata go to the disk. The folder's own object files a command deleted go back first. Nothing is written through a symlinked folder. Disk writes are
 //! atomic (temporary file renamed over the target) but not fsynced one by one: 100 fsyncs cost
 //! most of a second, and a crash mid-undo leaves the checkpoint in place to run `/undo` again.
 
@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use super::restore_plan::{self, Step, display};
 use super::walk::path_from_bytes;
 use super::{ChangeKind, CheckpointError};
+use super::{objects, objects_back};
 use crate::tools::FileSystem;
 
 const SYMLINK: u32 = 0o120000;
@@ -61,6 +62,17 @@ pub async fn restore(
         kept: plan.kept,
         ..Restoration::default()
     };
+    // Objects first, so the refs written next point at objects that exist.
+    if let Some((shadow, root)) = plan.own_objects {
+        let back = blocking(move || objects_back::put_back(&root, &shadow, objects::hard_link)).await?;
+        if back.count > 0 {
+            outcome.restored.push(Restored {
+                path: format!(".git/objects ({} object files)", back.count),
+                kind: ChangeKind::Deleted,
+            });
+        }
+        outcome.failures.extend(back.failures);
+    }
     let (removals, writes): (Vec<Step>, Vec<Step>) = plan.steps.into_iter().partition(|s| s.content.is_none());
     let root = cwd.to_path_buf();
     let removed = blocking(move || {

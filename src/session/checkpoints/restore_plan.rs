@@ -8,7 +8,7 @@
 //! recorded none of this.
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::CheckpointError;
 use super::import::FILES;
@@ -46,6 +46,9 @@ pub struct Plan {
     pub refused: Vec<String>,
     /// Files whose content is as checkpointed but whose permission bits a command changed.
     pub permissions: Vec<(Vec<u8>, u32)>,
+    /// (the shadow repository, the folder) when the checkpoint held the folder's own
+    /// repository: its kept object files missing from `.git` go back (`objects_back.rs`).
+    pub own_objects: Option<(PathBuf, PathBuf)>,
 }
 
 /// Where a tree path leads.
@@ -67,6 +70,14 @@ pub fn plan(home: &Path, cwd: &Path, commit: &str) -> Result<Plan, CheckpointErr
     let records = shadow.records(commit)?;
     let changes = shadow.changes(commit, &current, records.is_some())?;
     let mut plan = Plan::default();
+    let own_head = format!(
+        "{commit}:{}/{}/HEAD",
+        meta::ENTRY,
+        meta::encode_key(meta::ENTRY.as_bytes())
+    );
+    if shadow.exist(&[own_head.as_str()])?.first() == Some(&true) {
+        plan.own_objects = Some((shadow.dir().to_path_buf(), shadow.work_tree().to_path_buf()));
+    }
     let mut wanted: Vec<(Change, Vec<u8>, bool)> = Vec::new();
     // Hooks and configuration the checkpoint did not hold: removed only with the repository
     // that holds them, when the turn created it.

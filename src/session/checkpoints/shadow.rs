@@ -5,7 +5,8 @@
 //! (`cache.rs`) and imports what changed as one commit (`import.rs`): the files under `files/`,
 //! the metadata and the snapshot's records under `.git/`. Snapshots are chained on
 //! `refs/hermes/checkpoints`, which keeps them all reachable (gc never runs); an unchanged
-//! folder costs a walk and no git call. Blocking: call it on the blocking pool.
+//! folder costs a walk and no git call. The object files of the folder's own repository are
+//! kept beside it by hard links (`objects.rs`), not in the tree. Blocking: call it on the blocking pool.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -19,6 +20,7 @@ use super::excludes::{self, ATTRIBUTES, Limits};
 use super::git::Git;
 use super::import::{self, FILES, REF};
 use super::modes::Modes;
+use super::objects::{self, Link};
 use super::parse::{parse_batch, parse_raw};
 use super::walk::{self, LeftOut, Why};
 use super::{delta, meta, repos};
@@ -68,6 +70,9 @@ pub struct Snapshot {
     pub truncated: bool,
     /// The enclosing repository first, then every `.git` found inside, in walk order.
     pub repos: Vec<RepoFound>,
+    /// Why the object files of the folder's own repository could not all be kept; `None`
+    /// when they are (or the folder is not a repository).
+    pub objects_not_kept: Option<String>,
 }
 
 /// What a checkpoint recorded about what it left out, so a restore never removes a file the
@@ -88,6 +93,10 @@ pub struct Shadow {
     limits: Limits,
     /// The checkpoint store, never walked when it lies inside the folder.
     store: PathBuf,
+    /// How the folder's own object files are linked into the store, and how much may be
+    /// copied where they cannot be.
+    object_link: Link,
+    copy_limit: u64,
 }
 
 /// The folder staged as a commit.
@@ -96,6 +105,7 @@ struct Staged {
     left_out: Vec<LeftOut>,
     truncated: bool,
     repos: Vec<RepoFound>,
+    objects_not_kept: Option<String>,
 }
 
 /// `HERMES_HOME/checkpoints/<hash of the canonical cwd>`.
@@ -123,6 +133,8 @@ impl Shadow {
             lock,
             limits: Limits::default(),
             store,
+            object_link: objects::hard_link,
+            copy_limit: objects::COPY_LIMIT,
         };
         if !dir.join("HEAD").exists() {
             let _held = lock_of(&shadow.lock);
@@ -142,6 +154,15 @@ impl Shadow {
         self
     }
 
+    /// The same repository linking the folder's own object files with `link` (tests: another
+    /// file system), copying at most `copy_limit` bytes where it fails.
+    #[cfg(test)]
+    pub(crate) fn with_object_link(mut self, link: Link, copy_limit: u64) -> Shadow {
+        self.object_link = link;
+        self.copy_limit = copy_limit;
+        self
+    }
+
     /// Snapshots the folder: a new commit when anything changed since the last snapshot, the
     /// last one otherwise.
     pub fn snapshot(&self, message: &str) -> Result<Snapshot, CheckpointError> {
@@ -152,6 +173,7 @@ impl Shadow {
             left_out: staged.left_out,
             truncated: staged.truncated,
             repos: staged.repos,
+            objects_not_kept: staged.objects_not_kept,
         })
     }
 
@@ -244,6 +266,11 @@ impl Shadow {
         &self.git.work_tree
     }
 
+    /// The shadow repository's directory.
+    pub fn dir(&self) -> &Path {
+        &self.git.git_dir
+    }
+
     /// Whether each object name (`<commit>:<path>`) exists.
     pub fn exist(&self, names: &[&str]) -> Result<Vec<bool>, CheckpointError> {
         Ok(self.cat(names)?.into_iter().map(|found| found.is_some()).collect())
@@ -281,6 +308,12 @@ impl Shadow {
         for dot_git in &scan.dot_gits {
             meta::list(root, dot_git, self.limits, &mut metadata, &mut left_out);
         }
+        // The folder's own repository (a `.git` folder, not a link to one elsewhere).
+        let own = root.join(meta::ENTRY);
+        let objects_not_kept = match std::fs::symlink_metadata(&own).is_ok_and(|m| m.is_dir()) {
+            true => objects::keep(&own, &self.git.git_dir, self.object_link, self.copy_limit).err(),
+            false => None,
+        };
         let (mut changes, unreadable) = delta::changes(&cache, full, root, &scan.files, &metadata);
         left_out.extend(unreadable);
         let records = meta::records(
@@ -325,12 +358,13 @@ impl Shadow {
             left_out,
             truncated: scan.cutoff.is_some(),
             repos,
+            objects_not_kept,
         })
     }
 }
 
 /// Now, as the stat data records times (seconds, nanoseconds).
-fn now() -> (u32, u32) {
+pub(super) fn now() -> (u32, u32) {
     let since = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
