@@ -14,9 +14,9 @@ use futures::future::BoxFuture;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Coverage {
     /// A snapshot exists for this turn and holds every file a command could change inside the
-    /// session folder, except regenerable output (dependency and build folders, caches) and
-    /// the folder's own git objects (nested repositories' are held): `/undo` restores exactly
-    /// what a contained command changes there.
+    /// session folder, except regenerable output (dependency and build folders, caches); git
+    /// objects are kept too (the folder's own hard-linked beside the shadow store, nested
+    /// repositories' in it): `/undo` restores exactly what a contained command changes there.
     pub complete: bool,
     /// Precious files (or folders) the snapshot left out: over the size cap, past the
     /// file-count cap, unreadable, a name git cannot store, another VCS's metadata. Absolute;
