@@ -31,6 +31,8 @@ mod repos;
 mod restore;
 mod restore_plan;
 mod shadow;
+#[cfg(test)]
+mod test_git;
 mod walk;
 
 pub use excludes::{FOREIGN_VCS, Limits, MAX_FILE_BYTES, MAX_FILES, MAX_LISTED, REGENERABLE};

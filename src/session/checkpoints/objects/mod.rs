@@ -343,5 +343,4 @@ fn temporary(to: &Path) -> std::path::PathBuf {
 }
 
 #[cfg(test)]
-#[path = "objects_tests.rs"]
 mod tests;

@@ -376,5 +376,4 @@ fn lock_of(m: &Mutex<()>) -> std::sync::MutexGuard<'_, ()> {
 }
 
 #[cfg(test)]
-#[path = "shadow_tests.rs"]
 mod tests;

@@ -90,5 +90,4 @@ pub fn repositories(repos: &[RepoFound], hooks: impl Fn(&RepoFound) -> Option<Pa
 }
 
 #[cfg(test)]
-#[path = "coverage_tests.rs"]
 mod tests;

@@ -186,5 +186,4 @@ pub fn tracks_under(entries: &[IndexEntry], dir: &[u8]) -> bool {
 }
 
 #[cfg(test)]
-#[path = "index_file_tests.rs"]
 mod tests;

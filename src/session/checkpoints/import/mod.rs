@@ -250,5 +250,4 @@ fn quote(path: &[u8]) -> Vec<u8> {
 }
 
 #[cfg(test)]
-#[path = "import_tests.rs"]
 mod tests;

@@ -326,5 +326,4 @@ fn set_executable(_path: &Path, _executable: bool) -> std::io::Result<()> {
 
 // Its tests need Unix modes and symlinks.
 #[cfg(all(test, unix))]
-#[path = "restore_tests.rs"]
 mod tests;

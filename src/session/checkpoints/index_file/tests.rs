@@ -4,19 +4,7 @@
 use super::*;
 
 fn git(dir: &Path, args: &[&str]) -> Vec<u8> {
-    let out = std::process::Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
+    crate::session::checkpoints::test_git::git(dir, args)
 }
 
 fn listed(dir: &Path) -> Vec<Vec<u8>> {

@@ -381,5 +381,4 @@ pub fn path_bytes(path: &Path) -> Vec<u8> {
 }
 
 #[cfg(test)]
-#[path = "walk_tests.rs"]
 mod tests;

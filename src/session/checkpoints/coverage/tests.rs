@@ -7,18 +7,7 @@ use crate::session::checkpoints::Shadow;
 use crate::session::checkpoints::git::{Git, GitError};
 
 fn git(dir: &Path, args: &[&str]) {
-    let out = std::process::Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::session::checkpoints::test_git::git(dir, args);
 }
 
 fn folder() -> (tempfile::TempDir, tempfile::TempDir, PathBuf) {

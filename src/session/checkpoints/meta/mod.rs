@@ -306,5 +306,4 @@ fn join(base: &[u8], name: &[u8]) -> Vec<u8> {
 }
 
 #[cfg(test)]
-#[path = "meta_tests.rs"]
 mod tests;
