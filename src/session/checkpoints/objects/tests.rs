@@ -13,7 +13,9 @@ use crate::session::checkpoints::{coverage, objects_back};
 use crate::tools::LocalFs;
 
 fn git(dir: &Path, args: &[&str]) -> String {
-    String::from_utf8(crate::session::checkpoints::test_git::git(dir, args)).unwrap()
+    String::from_utf8_lossy(&crate::session::checkpoints::test_git::git(dir, args))
+        .trim()
+        .to_string()
 }
 
 /// A session folder that is a repository: commit "one" packed, commit "two" loose.
