@@ -47,7 +47,8 @@ impl CompactionPolicy {
     }
 }
 
-fn as_bool(value: &Value) -> Option<bool> {
+/// A YAML flag as Hermes reads one: a boolean, `yes`/`no`/`on`/`off`/`1`/`0`, or a number.
+pub(super) fn as_bool(value: &Value) -> Option<bool> {
     match value {
         Value::Bool(b) => Some(*b),
         Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {

@@ -21,7 +21,7 @@ impl DelegationSettings {
         if let Some(n) = get("max_iterations").and_then(as_u64) {
             cfg.max_iterations = n.clamp(1, 10_000) as u32;
         }
-        if let Some(enabled) = get("orchestrator_enabled").and_then(as_bool) {
+        if let Some(enabled) = get("orchestrator_enabled").and_then(super::compaction::as_bool) {
             cfg.orchestrator_enabled = enabled;
         }
         cfg.reasoning_effort = super::file::reasoning_effort(get("reasoning_effort"));
@@ -33,18 +33,6 @@ fn as_u64(value: &Value) -> Option<u64> {
     match value {
         Value::Number(n) => n.as_i64().map(|n| n.max(0) as u64),
         Value::String(s) => s.trim().parse::<i64>().ok().map(|n| n.max(0) as u64),
-        _ => None,
-    }
-}
-
-fn as_bool(value: &Value) -> Option<bool> {
-    match value {
-        Value::Bool(b) => Some(*b),
-        Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
-            "true" | "yes" | "on" | "1" => Some(true),
-            "false" | "no" | "off" | "0" => Some(false),
-            _ => None,
-        },
         _ => None,
     }
 }

@@ -155,15 +155,7 @@ fn file_name(url: &str) -> String {
 
 /// `1234567` as `1,234,567` (Python's `{:,}`, which Hermes' footer uses).
 fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::text::thousands(n as u64)
 }
 
 #[cfg(test)]
