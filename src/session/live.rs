@@ -1,5 +1,7 @@
 //! One live session: the single owner of its cwd, model, mode, history, tools and processes.
-//! Settings sit behind a short-lived lock so they can change mid-turn; the history sits behind
+//! Each setting has one home: the cwd and folders in the workspace and the mode in the tool
+//! state (where tools read them), the rest behind a short-lived std lock (never held across an
+//! `.await`) that every change holds, so changes apply one at a time and mid-turn; the history sits behind
 //! an async lock that a turn holds from start to end, which also makes prompts of one session
 //! run one after another. The prompts in flight and their cancel tokens live in the manager's
 //! `Turns` registry, which exists before a session is restored.
@@ -23,10 +25,20 @@ pub struct SessionSettings {
     pub preferences: crate::store::SessionPreferences,
 }
 
+/// What `SessionSettings` holds that has no other home: the cwd lives in the workspace and
+/// the mode in the tool state, where tools read them, so neither is stored twice.
+#[derive(Debug, Clone, PartialEq)]
+struct OwnSettings {
+    model: String,
+    title: Option<String>,
+    preferences: crate::store::SessionPreferences,
+}
+
 /// A live session.
 pub struct Session {
     pub id: String,
-    settings: Mutex<SessionSettings>,
+    /// Also the lock every settings change holds, so changes apply one at a time.
+    settings: Mutex<OwnSettings>,
     pub(crate) history: tokio::sync::Mutex<Vec<Message>>,
     pub workspace: Arc<Workspace>,
     pub tool_state: Arc<SessionToolState>,
@@ -55,7 +67,11 @@ impl Session {
         Session {
             id,
             workspace: Arc::new(workspace),
-            settings: Mutex::new(settings),
+            settings: Mutex::new(OwnSettings {
+                model: settings.model,
+                title: settings.title,
+                preferences: settings.preferences,
+            }),
             history: tokio::sync::Mutex::new(history),
             tool_state,
             auto_compaction: Arc::default(),
@@ -69,13 +85,25 @@ impl Session {
     }
 
     pub fn settings(&self) -> SessionSettings {
-        lock(&self.settings).clone()
+        self.assemble(&lock(&self.settings))
+    }
+
+    /// The settings from their homes: the cwd from the workspace, the mode from the tool state.
+    fn assemble(&self, own: &OwnSettings) -> SessionSettings {
+        SessionSettings {
+            cwd: self.workspace.root(),
+            model: own.model.clone(),
+            mode: self.tool_state.mode(),
+            title: own.title.clone(),
+            preferences: own.preferences.clone(),
+        }
     }
 
     /// Changes settings; returns the new value.
     pub fn update_settings(&self, f: impl FnOnce(&mut SessionSettings)) -> SessionSettings {
-        let mut guard = lock(&self.settings);
-        let before = guard.clone();
+        let mut own = lock(&self.settings);
+        let before = self.assemble(&own);
+        let mut guard = before.clone();
         f(&mut guard);
         // The prompt names the model, the folders and their context files, and the editor's text.
         let prompt_inputs_changed = guard.model != before.model
@@ -91,8 +119,15 @@ impl Session {
         if guard.preferences.additional_directories != before.preferences.additional_directories {
             self.workspace.set_additional(additional_folders(&guard));
         }
-        self.tool_state.set_mode(guard.mode);
-        guard.clone()
+        if guard.mode != before.mode {
+            self.tool_state.set_mode(guard.mode);
+        }
+        *own = OwnSettings {
+            model: guard.model.clone(),
+            title: guard.title.clone(),
+            preferences: guard.preferences.clone(),
+        };
+        guard
     }
 
     /// The session's tool registry.
