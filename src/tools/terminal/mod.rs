@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use super::describe::{self, Presentation, ToolEffect, ToolKind};
 use super::shell::sandbox::Grants;
 use super::{Tool, ToolContext, ToolDisplay, ToolOutput, args, permission};
-use crate::safety::policy::CommandEffect;
+use crate::safety::policy::{CommandEffect, Mode};
 use foreground::Foreground;
 use permission::Approval;
 
@@ -306,11 +306,13 @@ async fn approve(
     let mut folders = ctx.session.workspace.roots();
     folders.extend(project.iter().cloned());
     let in_a_folder = |path: &Path| folders.iter().any(|folder| path.starts_with(folder));
-    // Snapshot for `/undo` before the decision, unless the analysis proved the command only
-    // reads: whether the snapshot covers everything the command may change decides whether
-    // `accept_edits`/`dont_ask` may run it unasked, and the repositories it finds are
-    // protected in the command's sandbox. A refused command leaves an unused snapshot.
-    let coverage = match read_only {
+    // Snapshot for `/undo` before anything runs, unless the analysis proved the command only
+    // reads. Where the mode lets a contained, undoable command run unasked, the snapshot comes
+    // before the decision, since whether it covers everything the command may change decides;
+    // elsewhere it waits for the approval. Either way it is taken before the sandbox is built,
+    // which protects the repositories it found.
+    let coverage_decides = matches!(ctx.session.state.mode(), Mode::AcceptEdits | Mode::DontAsk);
+    let coverage = match read_only || !coverage_decides {
         true => None,
         false => Some(ctx.session.checkpoints.before_change().await),
     };
@@ -334,6 +336,9 @@ async fn approve(
     let approved = permission::gate_command(ctx, effect)
         .await
         .map_err(|blocked| error_result(command, blocked.0, "blocked"))?;
+    if !read_only && !coverage_decides {
+        ctx.session.checkpoints.before_change().await;
+    }
     Ok(approved)
 }
 
