@@ -7,7 +7,6 @@
 //! `Turns` registry, which exists before a session is restored.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::sync::lock;
@@ -34,26 +33,33 @@ struct OwnSettings {
     preferences: crate::store::SessionPreferences,
 }
 
+/// Everything small and mutable the session itself owns, behind one short std lock: a
+/// `std::sync::Mutex` because it is never held across an `.await` (the history, which a turn
+/// holds for its whole length, has its own async lock).
+struct Own {
+    settings: OwnSettings,
+    /// The session's tools: the built-in set plus any MCP servers it connected.
+    tools: ToolRegistry,
+    /// Built once per session (prompt caching depends on a stable prefix); cleared when the
+    /// model, the folders, the editor's prompt or the tools change.
+    system_prompt: Option<String>,
+    /// Prompts queued with `/queue`, run after the current turn, inside its request.
+    queue: std::collections::VecDeque<String>,
+    closed: bool,
+}
+
 /// A live session.
 pub struct Session {
     pub id: String,
     /// Also the lock every settings change holds, so changes apply one at a time.
-    settings: Mutex<OwnSettings>,
+    own: Mutex<Own>,
     pub(crate) history: tokio::sync::Mutex<Vec<Message>>,
     pub workspace: Arc<Workspace>,
     pub tool_state: Arc<SessionToolState>,
     /// Automatic-compaction memory (last prompt size, loop guard), kept across turns.
     pub auto_compaction: Arc<Mutex<crate::agent::compaction::AutoCompaction>>,
-    /// The session's tools: the built-in set plus any MCP servers it connected.
-    tools: Mutex<ToolRegistry>,
-    /// Built once per session (prompt caching depends on a stable prefix); cleared when the
-    /// model changes.
-    system_prompt: Mutex<Option<String>>,
-    closed: AtomicBool,
     /// MCP servers of this session (they publish their tools through `set_tools`).
     pub(crate) mcp: Arc<tokio::sync::Mutex<Option<crate::mcp::McpSupervisor>>>,
-    /// Prompts queued with `/queue`, run after the current turn, inside its request.
-    queue: Mutex<std::collections::VecDeque<String>>,
     /// What the session's turns cost and the provider's rate limits as last seen.
     pub meter: Arc<crate::llm::meter::UsageMeter>,
 }
@@ -67,25 +73,27 @@ impl Session {
         Session {
             id,
             workspace: Arc::new(workspace),
-            settings: Mutex::new(OwnSettings {
-                model: settings.model,
-                title: settings.title,
-                preferences: settings.preferences,
+            own: Mutex::new(Own {
+                settings: OwnSettings {
+                    model: settings.model,
+                    title: settings.title,
+                    preferences: settings.preferences,
+                },
+                tools,
+                system_prompt: None,
+                queue: std::collections::VecDeque::new(),
+                closed: false,
             }),
             history: tokio::sync::Mutex::new(history),
             tool_state,
             auto_compaction: Arc::default(),
-            tools: Mutex::new(tools),
-            system_prompt: Mutex::new(None),
-            closed: AtomicBool::new(false),
-            queue: Mutex::new(std::collections::VecDeque::new()),
             mcp: Arc::default(),
             meter: Arc::default(),
         }
     }
 
     pub fn settings(&self) -> SessionSettings {
-        self.assemble(&lock(&self.settings))
+        self.assemble(&lock(&self.own).settings)
     }
 
     /// The settings from their homes: the cwd from the workspace, the mode from the tool state.
@@ -101,8 +109,8 @@ impl Session {
 
     /// Changes settings; returns the new value.
     pub fn update_settings(&self, f: impl FnOnce(&mut SessionSettings)) -> SessionSettings {
-        let mut own = lock(&self.settings);
-        let before = self.assemble(&own);
+        let mut own = lock(&self.own);
+        let before = self.assemble(&own.settings);
         let mut guard = before.clone();
         f(&mut guard);
         // The prompt names the model, the folders and their context files, and the editor's text.
@@ -111,7 +119,7 @@ impl Session {
             || guard.preferences.additional_directories != before.preferences.additional_directories
             || guard.preferences.system_prompt != before.preferences.system_prompt;
         if prompt_inputs_changed {
-            *lock(&self.system_prompt) = None;
+            own.system_prompt = None;
         }
         if guard.cwd != before.cwd {
             self.workspace.set_root(guard.cwd.clone());
@@ -122,7 +130,7 @@ impl Session {
         if guard.mode != before.mode {
             self.tool_state.set_mode(guard.mode);
         }
-        *own = OwnSettings {
+        own.settings = OwnSettings {
             model: guard.model.clone(),
             title: guard.title.clone(),
             preferences: guard.preferences.clone(),
@@ -132,7 +140,7 @@ impl Session {
 
     /// The session's tool registry.
     pub fn tools(&self) -> ToolRegistry {
-        lock(&self.tools).clone()
+        lock(&self.own).tools.clone()
     }
 
     /// The cards of a stored `history` as this session's tools describe them (replay).
@@ -143,19 +151,20 @@ impl Session {
     /// Replaces the tool registry (MCP servers connected or dropped); the system prompt, which
     /// lists the tools, is rebuilt on the next turn.
     pub fn set_tools(&self, tools: ToolRegistry) {
-        *lock(&self.tools) = tools;
-        *lock(&self.system_prompt) = None;
+        let mut own = lock(&self.own);
+        own.tools = tools;
+        own.system_prompt = None;
     }
 
     /// The system prompt built for this session, if any.
     pub fn cached_system_prompt(&self) -> Option<String> {
-        lock(&self.system_prompt).clone()
+        lock(&self.own).system_prompt.clone()
     }
 
     /// Keeps a freshly built system prompt (unless another turn stored one meanwhile, which
     /// wins: the prefix must stay stable for prompt caching). Returns the one in effect.
     pub fn cache_system_prompt(&self, built: String) -> String {
-        lock(&self.system_prompt).get_or_insert(built).clone()
+        lock(&self.own).system_prompt.get_or_insert(built).clone()
     }
 
     /// A copy of the history (waits for a running turn to finish).
@@ -165,21 +174,21 @@ impl Session {
 
     /// Queues a prompt; returns how many are queued.
     pub fn enqueue(&self, text: &str) -> usize {
-        let mut queue = lock(&self.queue);
+        let queue = &mut lock(&self.own).queue;
         queue.push_back(text.to_string());
         queue.len()
     }
 
     /// The next queued prompt.
     pub fn dequeue(&self) -> Option<String> {
-        lock(&self.queue).pop_front()
+        lock(&self.own).queue.pop_front()
     }
 
     /// Kills background processes and closes MCP servers; the session is unusable afterwards.
     /// The caller cancels its prompts first. Bounded: a server that does not close in time is
     /// dropped (which kills a stdio server's process).
     pub async fn close(&self) {
-        self.closed.store(true, Ordering::SeqCst);
+        lock(&self.own).closed = true;
         let state = self.tool_state.clone();
         // Killing process groups waits a short grace between SIGTERM and SIGKILL.
         if let Err(e) = tokio::task::spawn_blocking(move || state.shutdown()).await {
@@ -197,7 +206,7 @@ impl Session {
     }
 
     pub fn is_closed(&self) -> bool {
-        self.closed.load(Ordering::SeqCst)
+        lock(&self.own).closed
     }
 }
 

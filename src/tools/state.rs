@@ -5,61 +5,72 @@
 
 use std::collections::HashSet;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::process::ProcessTable;
 use super::todo::TodoList;
 use crate::safety::policy::Mode;
 use crate::sync::lock;
 
-/// State shared by all tool calls of one session.
+/// State shared by all tool calls of one session: its background processes (their own
+/// owner), and everything small behind one short std lock (never held across an `.await`).
 #[derive(Default)]
 pub struct SessionToolState {
-    pub todos: Mutex<TodoList>,
     pub processes: ProcessTable,
+    small: Mutex<Small>,
+}
+
+/// What one lock guards.
+#[derive(Default)]
+struct Small {
+    todos: TodoList,
     /// Exact commands (rule keys) the user allowed "for this session".
-    allowed_commands: Mutex<HashSet<String>>,
+    allowed_commands: HashSet<String>,
     /// Whether the user allowed edits inside the project for the rest of this session.
-    edits_allowed: AtomicBool,
-    /// The session's mode, mirrored from its settings whenever they change.
-    mode: Mutex<Mode>,
+    edits_allowed: bool,
+    /// The session's mode: its one home (the session's settings read it from here).
+    mode: Mode,
     /// `/steer` guidance waiting to be shown to the model with the next tool results.
-    guidance: Mutex<Vec<String>>,
+    guidance: Vec<String>,
 }
 
 impl SessionToolState {
+    /// Runs `f` on the session's todo list.
+    pub fn with_todos<R>(&self, f: impl FnOnce(&mut TodoList) -> R) -> R {
+        f(&mut lock(&self.small).todos)
+    }
+
     pub fn command_allowed(&self, key: &str) -> bool {
-        lock(&self.allowed_commands).contains(key)
+        lock(&self.small).allowed_commands.contains(key)
     }
 
     pub fn allow_command(&self, key: &str) {
-        lock(&self.allowed_commands).insert(key.to_string());
+        lock(&self.small).allowed_commands.insert(key.to_string());
     }
 
     /// The commands (rule keys) allowed for this session, sorted (`/permissions` lists them and
     /// can keep them as project rules).
     pub fn session_commands(&self) -> Vec<String> {
-        let mut keys: Vec<String> = lock(&self.allowed_commands).iter().cloned().collect();
+        let mut keys: Vec<String> = lock(&self.small).allowed_commands.iter().cloned().collect();
         keys.sort();
         keys
     }
 
     /// Queues guidance for the running turn.
     pub fn add_guidance(&self, text: &str) {
-        lock(&self.guidance).push(text.to_string());
+        lock(&self.small).guidance.push(text.to_string());
     }
 
     /// Takes the queued guidance (empty when none).
     pub fn take_guidance(&self) -> Vec<String> {
-        std::mem::take(&mut *lock(&self.guidance))
+        std::mem::take(&mut lock(&self.small).guidance)
     }
 
     pub fn mode(&self) -> Mode {
-        *lock(&self.mode)
+        lock(&self.small).mode
     }
 
     pub fn set_mode(&self, mode: Mode) {
-        *lock(&self.mode) = mode;
+        lock(&self.small).mode = mode;
     }
 
     /// Nothing may change in the session's mode (`read_only`, `plan`).
@@ -68,11 +79,11 @@ impl SessionToolState {
     }
 
     pub fn edits_allowed_for_session(&self) -> bool {
-        self.edits_allowed.load(Ordering::SeqCst)
+        lock(&self.small).edits_allowed
     }
 
     pub fn allow_edits_for_session(&self) {
-        self.edits_allowed.store(true, Ordering::SeqCst);
+        lock(&self.small).edits_allowed = true;
     }
 
     /// Kills every background process (session close, server exit).

@@ -9,21 +9,29 @@ use std::sync::Mutex;
 
 use crate::sync::lock;
 
-/// A session's folders (its cwd first) plus the shell's current directory.
+/// A session's folders (its cwd first) plus the shell's current directory, behind one short
+/// std lock (never held across an `.await`): the cwd's one home.
 #[derive(Debug)]
 pub struct Workspace {
-    root: Mutex<PathBuf>,
+    folders: Mutex<Folders>,
+}
+
+#[derive(Debug, Clone)]
+struct Folders {
+    root: PathBuf,
     /// The folders beside the cwd, in the editor's order.
-    additional: Mutex<Vec<PathBuf>>,
-    shell_cwd: Mutex<PathBuf>,
+    additional: Vec<PathBuf>,
+    shell_cwd: PathBuf,
 }
 
 impl Workspace {
     pub fn new(root: PathBuf) -> Workspace {
         Workspace {
-            shell_cwd: Mutex::new(root.clone()),
-            root: Mutex::new(root),
-            additional: Mutex::default(),
+            folders: Mutex::new(Folders {
+                shell_cwd: root.clone(),
+                root,
+                additional: Vec::new(),
+            }),
         }
     }
 
@@ -37,38 +45,40 @@ impl Workspace {
 
     /// The session cwd the editor gave us.
     pub fn root(&self) -> PathBuf {
-        lock(&self.root).clone()
+        lock(&self.folders).root.clone()
     }
 
     /// The folders beside the cwd.
     pub fn additional(&self) -> Vec<PathBuf> {
-        lock(&self.additional).clone()
+        lock(&self.folders).additional.clone()
     }
 
     pub fn set_additional(&self, roots: Vec<PathBuf>) {
-        *lock(&self.additional) = roots;
+        lock(&self.folders).additional = roots;
     }
 
     /// Every folder of the project: the cwd, then the additional ones.
     pub fn roots(&self) -> Vec<PathBuf> {
-        let mut roots = vec![self.root()];
-        roots.extend(self.additional());
+        let folders = lock(&self.folders);
+        let mut roots = vec![folders.root.clone()];
+        roots.extend(folders.additional.iter().cloned());
         roots
     }
 
     /// Moves the session to a new cwd (session/load with another cwd); resets the shell cwd.
     pub fn set_root(&self, root: PathBuf) {
-        *lock(&self.shell_cwd) = root.clone();
-        *lock(&self.root) = root;
+        let mut folders = lock(&self.folders);
+        folders.shell_cwd = root.clone();
+        folders.root = root;
     }
 
     /// Where the next shell command starts (the last `cd` carried over).
     pub fn shell_cwd(&self) -> PathBuf {
-        lock(&self.shell_cwd).clone()
+        lock(&self.folders).shell_cwd.clone()
     }
 
     pub fn set_shell_cwd(&self, dir: PathBuf) {
-        *lock(&self.shell_cwd) = dir;
+        lock(&self.folders).shell_cwd = dir;
     }
 
     /// Resolves a user- or model-supplied path: `~` expanded, relative paths joined to the

@@ -13,7 +13,6 @@ use serde_json::{Value, json};
 use super::args::python_type_name;
 use super::describe::{self, PlanItem, Presentation, ToolEffect};
 use super::{Tool, ToolContext, ToolOutput};
-use crate::sync::lock;
 
 /// Longest item text kept; a planning aid needs no more, and it keeps the list bounded.
 const MAX_CONTENT_CHARS: usize = 4000;
@@ -224,13 +223,15 @@ fn run(ctx: &ToolContext, args: &Value) -> ToolOutput {
             return ToolOutput::error(format!("todos must be a list, got {}", python_type_name(Some(other))));
         }
     };
-    let mut list = lock(&ctx.session.state.todos);
-    match todos {
-        Some(todos) if merge => list.merge(&todos),
-        Some(todos) => list.replace(&todos),
-        None => {}
-    }
-    ToolOutput::json(list.to_json())
+    let list = ctx.session.state.with_todos(|list| {
+        match todos {
+            Some(todos) if merge => list.merge(&todos),
+            Some(todos) => list.replace(&todos),
+            None => {}
+        }
+        list.to_json()
+    });
+    ToolOutput::json(list)
 }
 
 /// Keeps the last item of each id, at that item's position. Items without an id (and

@@ -58,9 +58,12 @@ async fn replace_writes_the_whole_list_with_summary_counts() {
         result["summary"],
         json!({"total": 4, "pending": 1, "in_progress": 1, "completed": 1, "cancelled": 1})
     );
-    let list = ctx.session.state.todos.lock().unwrap();
-    assert_eq!(list.items().len(), 4);
-    assert_eq!(list.items()[1].status, TodoStatus::InProgress);
+    let (count, second) = ctx
+        .session
+        .state
+        .with_todos(|list| (list.items().len(), list.items()[1].status));
+    assert_eq!(count, 4);
+    assert_eq!(second, TodoStatus::InProgress);
 }
 
 #[tokio::test]
@@ -146,7 +149,7 @@ async fn todos_sent_as_a_json_string_are_accepted_and_bad_types_are_errors() {
     assert!(is_error);
     assert_eq!(result["error"], "todos must be a list, got dict");
     // A failed call leaves the list alone.
-    assert_eq!(ctx.session.state.todos.lock().unwrap().items().len(), 1);
+    assert_eq!(ctx.session.state.with_todos(|list| list.items().len()), 1);
 }
 
 #[tokio::test]
