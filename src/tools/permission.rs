@@ -63,12 +63,12 @@ fn roots(ctx: &ToolContext) -> Vec<PathBuf> {
 /// Home and `HERMES_HOME`, canonical: what `sensitive_reason` needs.
 fn sensitive_roots(ctx: &ToolContext) -> SensitiveRoots {
     SensitiveRoots {
-        home: super::file_io::real_path(&super::workspace::home_dir()),
+        home: super::file_io::guards::real_path(&super::workspace::home_dir()),
         hermes_home: ctx
             .services
             .hermes_home
             .as_deref()
-            .map(super::file_io::real_path)
+            .map(super::file_io::guards::real_path)
             .unwrap_or_else(|| super::workspace::home_dir().join(".hermes")),
     }
 }
@@ -221,8 +221,8 @@ pub async fn gate_command(ctx: &ToolContext, effect: CommandEffect) -> Result<Ap
 /// target changes), a removal does not (the link itself goes) — and whether that is sensitive.
 pub fn edit_target(ctx: &ToolContext, path: &Path, final_link: FinalLink) -> EditTarget {
     let real = match (final_link, path.parent(), path.file_name()) {
-        (FinalLink::Kept, Some(parent), Some(name)) => super::file_io::real_path(parent).join(name),
-        _ => super::file_io::real_path(path),
+        (FinalLink::Kept, Some(parent), Some(name)) => super::file_io::guards::real_path(parent).join(name),
+        _ => super::file_io::guards::real_path(path),
     };
     let (project, temp) = project_roots(ctx);
     EditTarget {

@@ -146,6 +146,14 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// Now, as the stat data records times (seconds, nanoseconds).
+pub(super) fn now() -> (u32, u32) {
+    let since = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    (since.as_secs() as u32, since.subsec_nanos())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

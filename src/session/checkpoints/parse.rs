@@ -2,7 +2,29 @@
 //! -z` and the objects of `cat-file --batch` (a missing one as `None`).
 
 use super::CheckpointError;
-use super::shadow::{Change, ChangeKind};
+
+/// How a file differs between a checkpoint and now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChangeKind {
+    /// Absent at the checkpoint: restoring removes it.
+    Created,
+    /// Different content, mode or type: restoring writes the checkpoint's version.
+    Modified,
+    /// Present at the checkpoint, gone now: restoring writes it back.
+    Deleted,
+}
+
+/// One path that differs between a checkpoint and another tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// The tree path, `/`-separated (metadata under `.git/<key>/…`).
+    pub path: Vec<u8>,
+    pub kind: ChangeKind,
+    /// The checkpoint's git mode (`100644`, `100755`, `120000` symlink, `160000` submodule).
+    pub old_mode: u32,
+    /// The checkpoint's blob id (all zeros for `Created`).
+    pub old_blob: String,
+}
 
 /// Parses `diff-tree --raw -z`: `:old new oldsha newsha S\0path\0` per file.
 pub fn parse_raw(out: &[u8]) -> Vec<Change> {

@@ -8,7 +8,7 @@
 mod atomic;
 pub mod beneath;
 mod diff;
-mod guards;
+pub mod guards;
 mod site;
 mod syntax;
 

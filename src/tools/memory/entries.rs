@@ -14,12 +14,11 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::format::preview;
-pub use super::format::{char_len, commas, failure, joined_len, parse_entries, percent, sanitize_entries};
+pub use super::format::{
+    ENTRY_DELIMITER, char_len, commas, failure, joined_len, parse_entries, percent, sanitize_entries,
+};
 use super::threats;
 use crate::tools::file_io::atomic_write;
-
-/// What separates entries on disk.
-pub const ENTRY_DELIMITER: &str = "\n§\n";
 
 /// Which memory store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

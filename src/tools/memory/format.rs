@@ -4,7 +4,8 @@
 
 use serde_json::{Value, json};
 
-use super::entries::ENTRY_DELIMITER;
+/// What separates two entries in a memory file (Hermes' `§` on a line of its own).
+pub const ENTRY_DELIMITER: &str = "\n§\n";
 use super::threats;
 
 /// Characters as Python counts them (code points), which is what the budgets are in.

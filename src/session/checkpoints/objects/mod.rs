@@ -152,7 +152,7 @@ pub fn keep(git_dir: &Path, shadow: &Path, link: Link, copy_limit: u64) -> Resul
         old: &old,
         children,
         new: Record {
-            scanned: super::shadow::now(),
+            scanned: super::cache::now(),
             copied: old.copied,
             dirs: HashMap::new(),
         },

@@ -30,28 +30,7 @@ use crate::sync::lock;
 /// share its index.
 static LOCKS: LazyLock<Mutex<HashMap<PathBuf, Arc<Mutex<()>>>>> = LazyLock::new(Default::default);
 
-/// How a file differs between a checkpoint and now.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ChangeKind {
-    /// Absent at the checkpoint: restoring removes it.
-    Created,
-    /// Different content, mode or type: restoring writes the checkpoint's version.
-    Modified,
-    /// Present at the checkpoint, gone now: restoring writes it back.
-    Deleted,
-}
-
-/// One path that differs between a checkpoint and another tree.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Change {
-    /// The tree path, `/`-separated (metadata under `.git/<key>/…`).
-    pub path: Vec<u8>,
-    pub kind: ChangeKind,
-    /// The checkpoint's git mode (`100644`, `100755`, `120000` symlink, `160000` submodule).
-    pub old_mode: u32,
-    /// The checkpoint's blob id (all zeros for `Created`).
-    pub old_blob: String,
-}
+pub use super::parse::{Change, ChangeKind};
 
 /// A git repository found in or above the session folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -296,7 +275,7 @@ impl Shadow {
     /// Walks the folder and imports what changed since the cached snapshot.
     fn stage(&self, message: &str) -> Result<Staged, CheckpointError> {
         let root = &self.git.work_tree;
-        let walked = now();
+        let walked = super::cache::now();
         let skip = self.store.starts_with(root).then_some(self.store.as_path());
         let scan = walk::scan(root, skip, self.limits);
         let tip = self.tip();
@@ -361,14 +340,6 @@ impl Shadow {
             objects_not_kept,
         })
     }
-}
-
-/// Now, as the stat data records times (seconds, nanoseconds).
-pub(super) fn now() -> (u32, u32) {
-    let since = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    (since.as_secs() as u32, since.subsec_nanos())
 }
 
 fn lock_of(m: &Mutex<()>) -> std::sync::MutexGuard<'_, ()> {
