@@ -12,13 +12,15 @@ mod bridge;
 /// `clarify` through editor forms: offered with `elicitation.form`; accept, decline, cancel,
 /// timeout and a cancelled turn.
 mod clarify;
-/// The command line: `--check` verdicts and exit codes, `--setup`, `--help`.
+/// The command line: `--check` verdicts and exit codes, `--help`.
 mod cli;
 /// The command line on a pseudo-terminal: `--setup` prompt by prompt, the note when started by
 /// hand. Linux only: the pty comes from libc's posix_openpt with O_CLOEXEC and ptsname_r,
 /// which the libc crate offers on Linux alone.
 #[cfg(target_os = "linux")]
 mod cli_pty;
+/// `--setup` with piped input: re-asking, the editor snippet, a clean stop.
+mod cli_setup;
 /// The editor's session setup: its system prompt (append, override, refusals) kept across a
 /// restart, a second project folder end to end, missing folders refused.
 mod client_setup;

@@ -41,7 +41,9 @@ async fn creating_a_new_file_through_the_editor_draws_no_error_from_it() {
         .filter(|r| r["method"] == "fs/read_text_file")
         .collect();
     assert!(reads.is_empty(), "no read of a file that does not exist: {reads:#?}");
-    let written: Vec<&str> = agent.editor_writes.iter().map(|(p, _)| p.as_str()).collect();
+    // The two calls run concurrently: their writes may reach the editor in either order.
+    let mut written: Vec<&str> = agent.editor_writes.iter().map(|(p, _)| p.as_str()).collect();
+    written.sort();
     let cwd = home.cwd();
     assert_eq!(
         written,
