@@ -3,6 +3,7 @@
 //! or nothing. Both validate everything, then ask the user per file, then write.
 
 pub mod fuzzy;
+mod outcome;
 mod replace;
 mod tool;
 pub mod v4a;

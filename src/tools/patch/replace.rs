@@ -6,14 +6,15 @@
 use serde_json::{Value, json};
 
 use super::fuzzy::{self, NO_MATCH};
-use super::tool::{Outcome, PatchTool, patch_error, tool_error};
+use super::outcome::{Outcome, patch_error, tool_error};
+use crate::tools::file_io::GuardEnv;
 use crate::tools::file_io::beneath::FileMode;
 use crate::tools::file_io::{
     self, EditSite, UTF8_BOM, WriteRoute, detect_line_ending, normalize_line_endings, strip_bom,
 };
 use crate::tools::{FileChange, ToolContext, ToolDisplay};
 
-pub(super) async fn run(tool: &PatchTool, ctx: &ToolContext, args: &Value, raw_path: Option<&str>) -> Outcome {
+pub(super) async fn run(guard: &GuardEnv, ctx: &ToolContext, args: &Value, raw_path: Option<&str>) -> Outcome {
     let Some(raw_path) = raw_path else {
         return tool_error("path required");
     };
@@ -28,7 +29,7 @@ pub(super) async fn run(tool: &PatchTool, ctx: &ToolContext, args: &Value, raw_p
     let path = ctx.session.workspace.resolve(raw_path);
     let shown = file_io::display_path(&path);
 
-    if let Some(e) = file_io::write_denied_error(&tool.guard, &path, "Write") {
+    if let Some(e) = file_io::write_denied_error(guard, &path, "Write") {
         return patch_error(e);
     }
     // Resolved once: what is read, judged and written is this one site.

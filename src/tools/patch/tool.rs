@@ -9,33 +9,18 @@ use std::sync::Mutex;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
+use super::outcome::{Outcome, tool_error};
 use super::{replace, v4a};
 use crate::sync::lock;
 use crate::tools::describe::{self, Location, Presentation, ToolEffect, ToolKind};
 use crate::tools::file_io::{self, GuardEnv};
-use crate::tools::{Tool, ToolContext, ToolDisplay, ToolOutput};
+use crate::tools::{Tool, ToolContext, ToolOutput};
 
 const DESCRIPTION: &str = "Targeted find-and-replace edits in files. Use this instead of sed/awk in terminal. Uses \
 fuzzy matching (9 strategies) so minor whitespace/indentation differences won't break it. Returns a unified diff. \
 Auto-runs syntax checks after editing.\n\nREPLACE MODE (mode='replace', default): find a unique string and replace \
 it. REQUIRED PARAMETERS: mode, path, old_string, new_string.\nPATCH MODE (mode='patch'): apply V4A multi-file \
 patches for bulk changes. REQUIRED PARAMETERS: mode, patch.";
-
-/// How a mode ended: a success result plus what the editor shows, or an error object.
-pub(super) enum Outcome {
-    Done(Value, ToolDisplay),
-    Failed(Value),
-}
-
-/// `{"success": false, "error": ...}`, Hermes' failed `PatchResult`.
-pub(super) fn patch_error(error: impl Into<String>) -> Outcome {
-    Outcome::Failed(json!({"success": false, "error": error.into()}))
-}
-
-/// `{"error": ...}`, Hermes' `tool_error`.
-pub(super) fn tool_error(error: impl Into<String>) -> Outcome {
-    Outcome::Failed(json!({"error": error.into()}))
-}
 
 /// `patch`: replace mode and V4A patch mode.
 pub struct PatchTool {
@@ -87,8 +72,8 @@ impl PatchTool {
         }
 
         let outcome = match mode.as_str() {
-            "replace" => replace::run(self, ctx, &args, raw_path).await,
-            "patch" => v4a::run::run(self, ctx, &args, patch_text).await,
+            "replace" => replace::run(&self.guard, ctx, &args, raw_path).await,
+            "patch" => v4a::run::run(&self.guard, ctx, &args, patch_text).await,
             other => tool_error(format!("Unknown mode: {other}")),
         };
         let key = |raw: &str| (ctx.session.session_id.clone(), ctx.session.workspace.resolve(raw));

@@ -4,15 +4,13 @@
 //! `tools/skill_manager_tool.py`; supporting-file actions live in `files.rs`.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::files;
-use super::paths::{self, SkillsRoot};
+use super::paths;
+use super::tree::{Outcome, Skills, restore};
 use super::{guard, validate};
-use crate::safety::secrets::SecretSet;
-use crate::tools::FileChange;
 use crate::tools::file_io::{atomic_write, read_disk};
 
 /// The arguments of one call (absent strings are `None`; Hermes treats `""` as absent for
@@ -31,54 +29,7 @@ pub struct Request {
     pub absorbed_into: Option<String>,
 }
 
-/// What an action did: the result object, and the files it changed (for the card's diff).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Outcome {
-    pub result: Value,
-    pub changes: Vec<FileChange>,
-}
-
-impl Outcome {
-    pub fn fail(error: impl Into<String>) -> Outcome {
-        Outcome::from(json!({"success": false, "error": error.into()}))
-    }
-
-    pub fn success(&self) -> bool {
-        self.result.get("success").and_then(Value::as_bool) == Some(true)
-    }
-
-    pub fn with_change(mut self, path: &Path, old_text: Option<String>, new_text: Option<String>) -> Outcome {
-        self.changes.push(FileChange {
-            path: path.to_path_buf(),
-            old_text,
-            new_text,
-        });
-        self
-    }
-}
-
-impl From<Value> for Outcome {
-    fn from(result: Value) -> Outcome {
-        Outcome {
-            result,
-            changes: Vec::new(),
-        }
-    }
-}
-
-/// The skills tree, whether the guard scans what is written, and the secrets kept out of it.
-pub struct Skills {
-    pub root: SkillsRoot,
-    pub guard: bool,
-    pub secrets: Arc<SecretSet>,
-}
-
 impl Skills {
-    /// `text` with the known secret values and their encoded forms masked.
-    pub fn redact(&self, text: &str) -> String {
-        self.secrets.redact(text).into_owned()
-    }
-
     /// Runs one call: the required-argument checks, then the action. The texts it will write
     /// are redacted first, so the checks, the diff and the file all see what is stored.
     pub fn run(&self, mut req: Request) -> Outcome {
@@ -282,16 +233,5 @@ impl Skills {
             message.push_str(&format!(" Content absorbed into '{absorbed}'."));
         }
         Outcome::from(json!({"success": true, "message": message})).with_change(&skill_md, old, None)
-    }
-}
-
-/// Puts back what a refused write replaced (or removes what it created).
-pub fn restore(path: &Path, original: Option<&str>) {
-    let restored = match original {
-        Some(text) => atomic_write(path, text.as_bytes()),
-        None => std::fs::remove_file(path),
-    };
-    if let Err(e) = restored {
-        tracing::warn!(path = %path.display(), "could not roll back a refused skill write: {e}");
     }
 }

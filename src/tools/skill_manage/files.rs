@@ -6,8 +6,8 @@ use std::path::Path;
 
 use serde_json::json;
 
-use super::actions::{Outcome, Skills, restore};
 use super::paths::resolve_target;
+use super::tree::{Outcome, Skills, restore};
 use super::validate::{self, ALLOWED_SUBDIRS, MAX_SKILL_FILE_BYTES};
 use crate::text::thousands;
 use crate::tools::file_io::{atomic_write, read_disk};

@@ -20,6 +20,7 @@ mod schema;
 mod settings;
 #[cfg(all(test, unix))]
 mod tests;
+mod tree;
 mod validate;
 
 pub use settings::SkillsSettings;
@@ -29,9 +30,10 @@ use std::sync::Arc;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
-pub use actions::{Outcome, Request, Skills};
+pub use actions::Request;
 pub use paths::SkillsRoot;
 use schema::{description, parameters};
+pub use tree::{Outcome, Skills};
 
 use super::describe::{self, Presentation, ToolEffect, ToolKind};
 use super::file_io::GuardEnv;

@@ -12,11 +12,11 @@ use serde_json::{Map, Value, json};
 use super::parse::{OpKind, Operation};
 use super::plan::{Snapshot, plan};
 use crate::tools::file_io::{self, EditSite, GuardEnv};
-use crate::tools::patch::tool::{Outcome, PatchTool, patch_error, tool_error};
+use crate::tools::patch::outcome::{Outcome, patch_error, tool_error};
 use crate::tools::{FileChange, ToolContext, ToolDisplay};
 
 pub(in crate::tools::patch) async fn run(
-    tool: &PatchTool,
+    guard: &GuardEnv,
     ctx: &ToolContext,
     args: &Value,
     patch_text: Option<&str>,
@@ -29,7 +29,7 @@ pub(in crate::tools::patch) async fn run(
         Err(e) => return patch_error(format!("Failed to parse patch: {e}")),
     };
 
-    let mut errors = denied_targets(&tool.guard, &ops, ctx);
+    let mut errors = denied_targets(guard, &ops, ctx);
     let mut snapshot: Snapshot = HashMap::new();
     // Each file resolved once, for reading and (unless deleted) for writing.
     let mut read_sites: HashMap<PathBuf, EditSite> = HashMap::new();
