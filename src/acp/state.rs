@@ -18,7 +18,7 @@ pub struct AcpState {
     client_caps: Mutex<ClientCapabilities>,
     /// Each session's settings changes run one at a time in arrival order (see
     /// [`AcpState::serially`]); sessions do not wait for each other.
-    serial: Mutex<HashMap<String, mpsc::UnboundedSender<BoxFuture<'static, ()>>>>,
+    serial: SettingsQueues,
     /// Running subagent sessions, so `session/cancel` naming one cancels that child.
     pub subagents: Arc<super::subagents::ChildRoutes>,
     /// When stdout last carried a frame (a running turn's keepalive reads it).
@@ -30,7 +30,7 @@ impl AcpState {
         AcpState {
             manager,
             client_caps: Mutex::new(ClientCapabilities::default()),
-            serial: Mutex::default(),
+            serial: SettingsQueues::default(),
             subagents: Arc::default(),
             traffic: super::wire::Traffic::default(),
         }
@@ -41,28 +41,12 @@ impl AcpState {
     /// apply in that order and memory always equals the database — which separate tasks would
     /// not guarantee. Another session's changes never wait behind these.
     pub fn serially(&self, session_id: &str, work: BoxFuture<'static, ()>) {
-        let mut queues = lock(&self.serial);
-        let sender = queues.entry(session_id.to_string()).or_insert_with(|| {
-            let (sender, mut receiver) = mpsc::unbounded_channel::<BoxFuture<'static, ()>>();
-            // Ends when the session's sender is dropped (`forget_session`) and the queue drained.
-            tokio::spawn(async move {
-                while let Some(work) = receiver.recv().await {
-                    work.await;
-                }
-            });
-            sender
-        });
-        if sender.send(work).is_err() {
-            tracing::error!(
-                session = session_id,
-                "the settings queue stopped; a settings change was dropped"
-            );
-        }
+        self.serial.push(session_id, work);
     }
 
     /// Drops a closed or deleted session's settings queue (what is queued still runs).
     pub fn forget_session(&self, session_id: &str) {
-        lock(&self.serial).remove(session_id);
+        self.serial.forget(session_id);
     }
 
     pub fn set_client_caps(&self, caps: ClientCapabilities) {
@@ -84,5 +68,70 @@ impl AcpState {
     /// Whether the client renders `notice` updates.
     pub fn supports_notices(&self) -> bool {
         self.client_caps().session.as_ref().is_some_and(|s| s.notices.is_some())
+    }
+}
+
+/// One queue per session, each drained by its own task in arrival order.
+#[derive(Default)]
+struct SettingsQueues(Mutex<HashMap<String, mpsc::UnboundedSender<BoxFuture<'static, ()>>>>);
+
+impl SettingsQueues {
+    fn push(&self, session_id: &str, work: BoxFuture<'static, ()>) {
+        let mut queues = lock(&self.0);
+        let sender = queues.entry(session_id.to_string()).or_insert_with(|| {
+            let (sender, mut receiver) = mpsc::unbounded_channel::<BoxFuture<'static, ()>>();
+            // Ends when the session's sender is dropped (`forget`) and the queue drained.
+            tokio::spawn(async move {
+                while let Some(work) = receiver.recv().await {
+                    work.await;
+                }
+            });
+            sender
+        });
+        if sender.send(work).is_err() {
+            tracing::error!(
+                session = session_id,
+                "the settings queue stopped; a settings change was dropped"
+            );
+        }
+    }
+
+    fn forget(&self, session_id: &str) {
+        lock(&self.0).remove(session_id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_sessions_settings_changes_wait_only_for_its_own() {
+        let queues = SettingsQueues::default();
+        let (release, held) = tokio::sync::oneshot::channel::<()>();
+        let (a_done, a_seen) = tokio::sync::oneshot::channel::<()>();
+        let (a_next_done, mut a_next_seen) = tokio::sync::oneshot::channel::<()>();
+        let (b_done, b_seen) = tokio::sync::oneshot::channel::<()>();
+        queues.push(
+            "a",
+            Box::pin(async move {
+                held.await.ok();
+                a_done.send(()).ok();
+            }),
+        );
+        queues.push("a", Box::pin(async move { a_next_done.send(()).unwrap_or(()) }));
+        queues.push("b", Box::pin(async move { b_done.send(()).unwrap_or(()) }));
+        // B's change runs while A's first one is still held; A's second waits behind it.
+        tokio::time::timeout(std::time::Duration::from_secs(10), b_seen)
+            .await
+            .expect("b's change waited behind a's")
+            .unwrap();
+        assert!(
+            a_next_seen.try_recv().is_err(),
+            "a's second change ran before its first"
+        );
+        release.send(()).unwrap();
+        a_seen.await.unwrap();
+        a_next_seen.await.unwrap();
     }
 }

@@ -36,12 +36,7 @@ impl VisionConfig {
         home: &str,
         main: &Result<Endpoint, ProviderError>,
     ) -> Option<Result<Endpoint, VisionConfigError>> {
-        self.is_set().then(|| {
-            self.resolve_set(file, env, home, main).map(|mut endpoint| {
-                endpoint.cache_ttl = file.prompt_cache_ttl;
-                endpoint
-            })
-        })
+        self.is_set().then(|| self.resolve_set(file, env, home, main))
     }
 
     fn resolve_set(
@@ -71,6 +66,7 @@ impl VisionConfig {
                     model_base_url: Some(url.to_string()),
                     model_api_key: self.api_key.clone(),
                     model_api_mode: self.api_mode.clone(),
+                    prompt_cache_ttl: file.prompt_cache_ttl,
                     ..ConfigFile::default()
                 };
                 provider::resolve(&as_main, &env, home)?
@@ -89,6 +85,7 @@ impl VisionConfig {
                     model_api_key: self.api_key.clone(),
                     model_api_mode: self.api_mode.clone(),
                     custom_providers: file.custom_providers.clone(),
+                    prompt_cache_ttl: file.prompt_cache_ttl,
                     ..ConfigFile::default()
                 };
                 let mut settings = provider::resolve(&as_main, &env, home)?;

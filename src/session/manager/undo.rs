@@ -176,27 +176,7 @@ impl Checkpoints for EveryFolder {
     fn before_change(&self) -> BoxFuture<'_, Coverage> {
         Box::pin(async move {
             let each = futures::future::join_all(self.0.iter().map(|guard| guard.before_change())).await;
-            let mut all = Coverage {
-                complete: !each.is_empty(),
-                ..Coverage::default()
-            };
-            let mut reasons = Vec::new();
-            for coverage in each {
-                all.complete &= coverage.complete;
-                all.uncovered.extend(coverage.uncovered);
-                for repo in coverage.nested_repos {
-                    if !all.nested_repos.iter().any(|r| r.git_dir == repo.git_dir) {
-                        all.nested_repos.push(repo);
-                    }
-                }
-                reasons.extend(coverage.reason);
-            }
-            all.reason = match reasons.is_empty() {
-                true if all.complete => None,
-                true => Some("no checkpoint is taken for this session".to_string()),
-                false => Some(reasons.join("; ")),
-            };
-            all
+            merged(each)
         })
     }
 
@@ -208,5 +188,68 @@ impl Checkpoints for EveryFolder {
             }
         }
         all
+    }
+}
+
+/// The folders' coverages as one: complete only when there is at least one and every one is;
+/// what each left out, every repository once, and every reason.
+fn merged(each: Vec<Coverage>) -> Coverage {
+    let mut all = Coverage {
+        complete: !each.is_empty(),
+        ..Coverage::default()
+    };
+    let mut reasons = Vec::new();
+    for coverage in each {
+        all.complete &= coverage.complete;
+        all.uncovered.extend(coverage.uncovered);
+        for repo in coverage.nested_repos {
+            if !all.nested_repos.iter().any(|r| r.git_dir == repo.git_dir) {
+                all.nested_repos.push(repo);
+            }
+        }
+        reasons.extend(coverage.reason);
+    }
+    all.reason = match reasons.is_empty() {
+        true if all.complete => None,
+        true => Some("no checkpoint is taken for this session".to_string()),
+        false => Some(reasons.join("; ")),
+    };
+    all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::checkpoint::GitRepository;
+
+    fn repo(dir: &str) -> GitRepository {
+        GitRepository {
+            work_tree: PathBuf::from(dir),
+            git_dir: PathBuf::from(dir).join(".git"),
+            hooks_path: None,
+        }
+    }
+
+    #[test]
+    fn every_folder_must_be_covered_and_repositories_count_once() {
+        let whole = |dir: &str| Coverage {
+            complete: true,
+            nested_repos: vec![repo(dir), repo("/shared")],
+            ..Coverage::default()
+        };
+        let both = merged(vec![whole("/a"), whole("/b")]);
+        assert!(both.complete && both.reason.is_none());
+        let dirs: Vec<&PathBuf> = both.nested_repos.iter().map(|r| &r.work_tree).collect();
+        assert_eq!(
+            dirs,
+            [&PathBuf::from("/a"), &PathBuf::from("/shared"), &PathBuf::from("/b")]
+        );
+
+        let one_short = merged(vec![whole("/a"), Coverage::none("too many files in /b")]);
+        assert!(!one_short.complete);
+        assert_eq!(one_short.reason.as_deref(), Some("too many files in /b"));
+
+        let nothing = merged(Vec::new());
+        assert!(!nothing.complete && nothing.reason.is_some());
     }
 }
