@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion};
+use hermes_acp::runtime::LocalFs;
 use hermes_acp::session::checkpoints::{Shadow, restore, shadow_dir};
-use hermes_acp::tools::LocalFs;
 
 const PER_DIR: usize = 100;
 

@@ -15,11 +15,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use criterion::Criterion;
-use hermes_acp::tools::approver::AllowAll;
-use hermes_acp::tools::file_io::GuardEnv;
-use hermes_acp::tools::file_io::beneath::{Durability, FileMode, RootedPath, write_beneath};
+use hermes_acp::runtime::approver::AllowAll;
+use hermes_acp::runtime::file_io::GuardEnv;
+use hermes_acp::runtime::file_io::beneath::{Durability, FileMode, RootedPath, write_beneath};
+use hermes_acp::runtime::{SessionScope, Tool, ToolContext};
 use hermes_acp::tools::write_file::WriteFileTool;
-use hermes_acp::tools::{SessionScope, Tool, ToolContext};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 

@@ -13,11 +13,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use criterion::Criterion;
+use hermes_acp::runtime::approver::AllowAll;
+use hermes_acp::runtime::file_io::GuardEnv;
+use hermes_acp::runtime::{SessionScope, Tool, ToolContext, ToolOutput, ToolProgress};
 use hermes_acp::safety::policy::Mode;
-use hermes_acp::tools::approver::AllowAll;
 use hermes_acp::tools::execute_code::ExecuteCodeTool;
-use hermes_acp::tools::file_io::GuardEnv;
-use hermes_acp::tools::{SessionScope, Tool, ToolContext, ToolOutput, ToolProgress, ToolRegistry};
 use serde_json::{Value, json};
 use tokio::runtime::Runtime;
 use tokio_util::sync::CancellationToken;
@@ -36,19 +36,19 @@ impl ToolProgress for FirstCall {
         self.0.lock().unwrap().get_or_insert_with(Instant::now);
     }
     fn nested_finished(&self, _: &str, _: &str, _: &Value, _: &ToolOutput, _: Duration) {}
-    fn plan(&self, _: Vec<hermes_acp::tools::PlanItem>) {}
+    fn plan(&self, _: Vec<hermes_acp::runtime::PlanItem>) {}
 }
 
 /// One run; the time from the call to its first tool call.
 fn startup(rt: &Runtime, project: &std::path::Path) -> Duration {
     let first = Arc::new(FirstCall::default());
     let mut session = SessionScope::local("bench", project.to_path_buf(), Arc::new(AllowAll));
-    session.tools = ToolRegistry::builtin(GuardEnv::with_home(&project.join("home")));
+    session.tools = hermes_acp::tools::builtin(GuardEnv::with_home(&project.join("home")), Default::default());
     session.state.set_mode(Mode::Yolo);
     let ctx = ToolContext::new(Arc::new(session), Default::default(), "bench", CancellationToken::new())
         .with_progress(first.clone());
     let start = Instant::now();
-    let out = rt.block_on(ExecuteCodeTool.run(&ctx, json!({"code": SCRIPT})));
+    let out = rt.block_on(ExecuteCodeTool::default().run(&ctx, json!({"code": SCRIPT})));
     assert!(!out.is_error, "{}", out.content);
     let at = first.0.lock().unwrap().expect("the script made its tool call");
     at - start

@@ -21,7 +21,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use criterion::Criterion;
 use hermes_acp::safety::secrets::SecretSet;
-use hermes_acp::tools::redact::redact_text;
+use hermes_acp::safety::secrets::redact::redact_text;
 
 const BUDGET: Duration = Duration::from_millis(30);
 const TEXT_BYTES: usize = 1024 * 1024;

@@ -15,9 +15,9 @@ use std::time::{Duration, Instant};
 use agent_client_protocol::v1::schema::{ToolCallContent, ToolCallStatus};
 use criterion::Criterion;
 use hermes_acp::acp::render;
-use hermes_acp::tools::file_io::unified_diff;
-use hermes_acp::tools::registry::builtin_catalog;
-use hermes_acp::tools::{FileChange, ToolDisplay, ToolOutput};
+use hermes_acp::runtime::file_io::unified_diff;
+use hermes_acp::runtime::{FileChange, ToolDisplay, ToolOutput};
+use hermes_acp::tools::catalog::builtin_catalog;
 use serde_json::{Value, json};
 
 const FILE_BYTES: usize = 1024 * 1024;

@@ -18,12 +18,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkGroup, Criterion, measurement::WallTime};
-use hermes_acp::tools::approver::AllowAll;
-use hermes_acp::tools::file_io::GuardEnv;
+use hermes_acp::runtime::approver::AllowAll;
+use hermes_acp::runtime::file_io::GuardEnv;
+use hermes_acp::runtime::{SessionScope, Tool, ToolContext, ToolOutput};
 use hermes_acp::tools::patch::PatchTool;
 use hermes_acp::tools::read_file::ReadFileTool;
 use hermes_acp::tools::search_files::SearchFilesTool;
-use hermes_acp::tools::{SessionScope, Tool, ToolContext, ToolOutput};
 use serde_json::{Value, json};
 use tempfile::TempDir;
 use tokio::runtime::Runtime;

@@ -16,6 +16,7 @@ pub mod llm;
 pub mod logging;
 pub mod mcp;
 pub mod net;
+pub mod runtime;
 pub mod safety;
 pub mod services;
 pub mod session;

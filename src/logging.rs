@@ -2,7 +2,7 @@
 //! thread (tracing-appender's lossy non-blocking writer). When nobody reads our stderr and the
 //! pipe fills, that thread blocks, the queue fills, and further lines are dropped and counted —
 //! the agent itself never waits on stderr. Default level WARN; `RUST_LOG` overrides it. Every
-//! event is redacted (known secret values and patterns, `tools::redact::logs`) by the writer
+//! event is redacted (known secret values and patterns, `safety::secrets::redact::logs`) by the writer
 //! thread before it reaches stderr, so the thread that logs never pays for the redaction
 //! patterns (compiling them on the first warning used to delay the answer to `initialize`).
 
@@ -14,7 +14,7 @@ use tracing_appender::non_blocking::{ErrorCounter, NonBlocking, NonBlockingBuild
 use tracing_subscriber::EnvFilter;
 use tracing_subscriber::fmt::MakeWriter;
 
-use crate::tools::redact::logs::redact_line;
+use crate::safety::secrets::redact::logs::redact_line;
 
 /// Lines that may wait for stderr before new ones are dropped (bounded memory). The queue is
 /// allocated whole at start, so it is sized for bursts at the default WARN level, not for a

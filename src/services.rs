@@ -1,15 +1,15 @@
 //! The process scope: what is built once at start and shared by every session and turn — the
 //! session database, the providers (main and fallbacks, over one HTTP
 //! client), the retry policy, the built-in tools and what tools need from the process
-//! (`ToolServices`). Sessions add their own scope (`tools::SessionScope`), turns theirs
+//! (`ToolServices`). Sessions add their own scope (`runtime::SessionScope`), turns theirs
 //! (`agent::TurnScope`). `app` builds it from the configuration; nothing here reads settings.
 
 use std::sync::Arc;
 
 use crate::llm::{Endpoint, Provider, RetryPolicy};
+use crate::runtime::{ToolRegistry, ToolServices};
 use crate::store::Store;
 use crate::tools::delegate::DelegationSettings;
-use crate::tools::{ToolRegistry, ToolServices};
 
 /// The main provider with its settings, or why there is none (shown to the user).
 pub type MainProvider = Result<(Endpoint, Arc<dyn Provider>), String>;

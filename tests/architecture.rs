@@ -51,6 +51,7 @@ const LAYERS: &[&[&str]] = &[
     &["transcript", "safety", "net"],
     &["store"],
     &["llm"],
+    &["runtime"],
     &["tools"],
     &["mcp", "logging"],
     &["services"],
@@ -278,7 +279,7 @@ const NOT_TOOL_KNOWLEDGE: &[(&str, &str)] = &[
 /// "content", "name" or "command" with the schemas.
 #[test]
 fn tool_names_and_argument_keys_live_in_the_tools() {
-    let registry = hermes_acp::tools::registry::builtin_catalog();
+    let registry = hermes_acp::tools::catalog::builtin_catalog();
     let names: Vec<&str> = registry.tools().map(|t| t.name()).collect();
     let mut keys = std::collections::BTreeSet::new();
     for tool in registry.tools() {
@@ -312,6 +313,30 @@ fn tool_names_and_argument_keys_live_in_the_tools() {
         }
     }
     assert!(violations.is_empty(), "ask the tool instead: {violations:#?}");
+}
+
+/// `tools/` is the catalogue: besides its list (`mod.rs`), the cards of calls described by name
+/// (`catalog.rs`) and the catalogue's tests, every entry is a folder holding one tool or a
+/// family of them (`web/`: search and extract). What tools run on lives in `runtime/`.
+#[test]
+fn a_folder_listing_of_tools_is_the_list_of_tools() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tools");
+    let mut strays = Vec::new();
+    for entry in std::fs::read_dir(&root).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if path.is_dir() {
+            let mut files = Vec::new();
+            rust_files(&path, &mut files);
+            let implements = |f: &PathBuf| std::fs::read_to_string(f).unwrap().contains("impl Tool for ");
+            if !files.iter().any(implements) {
+                strays.push(format!("src/tools/{name}/ implements no tool"));
+            }
+        } else if !["mod.rs", "catalog.rs", "tests.rs"].contains(&name.as_str()) {
+            strays.push(format!("src/tools/{name} is not a tool"));
+        }
+    }
+    assert!(strays.is_empty(), "move these to src/runtime/: {strays:#?}");
 }
 
 #[test]

@@ -10,7 +10,8 @@ use agent_client_protocol::v1::schema::{
 use serde_json::Value;
 
 use super::render;
-use crate::tools::{Outcome, PlanItem, PlanStatus, Presentation, ToolOutput};
+use crate::runtime::{PlanItem, PlanStatus, Presentation, ToolOutput};
+use crate::tools::Outcome;
 
 /// The `tool_call` announcing a call (status pending), as its tool presents it.
 pub fn start(call_id: &str, card: &Presentation, args: &Value) -> SessionUpdate {

@@ -1,4 +1,4 @@
-//! Editor-backed file access (`tools::FileSystem`): reads inside the workspace go through
+//! Editor-backed file access (`runtime::FileSystem`): reads inside the workspace go through
 //! `fs/read_text_file` so the agent sees unsaved buffers; writes go through `fs/write_text_file`
 //! so the editor tracks and can review them. Only when the client advertised the capability and
 //! the path is inside the session's workspace; otherwise the tools use the disk. A file that
@@ -16,7 +16,7 @@ use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{ReadTextFileRequest, SessionId, WriteTextFileRequest};
 use futures::future::BoxFuture;
 
-use crate::tools::{FileSystem, Workspace};
+use crate::runtime::{FileSystem, Workspace};
 
 /// Editor calls should be quick; a stuck editor must not hang a turn.
 const EDITOR_FS_TIMEOUT: Duration = Duration::from_secs(30);

@@ -11,7 +11,7 @@ use base64::Engine;
 
 use super::attachments::{STORED_BLOCK_CAP, read_regular_capped};
 use super::user_content;
-use crate::tools::workspace::resolve_against;
+use crate::runtime::workspace::resolve_against;
 use crate::transcript::{Message, MessageMeta, Part, Role};
 
 /// Largest attachment read into a prompt.

@@ -1,4 +1,4 @@
-//! The question bridge: `tools::clarify::Clarifier` on top of `elicitation/create` in form mode.
+//! The question bridge: `runtime::seams::clarify::Clarifier` on top of `elicitation/create` in form mode.
 //! One form per question, tied to the session and the tool call's card: the question is the
 //! form's title and message; with choices, a required pick among them plus "Other", and a text
 //! field for the user's own answer; without, one required text field. Accept, decline and cancel
@@ -17,7 +17,7 @@ use agent_client_protocol::v1::schema::{
 };
 use futures::future::BoxFuture;
 
-use crate::tools::clarify::{Clarifier, ClarifyAnswer, ClarifyQuestion};
+use crate::runtime::seams::clarify::{Clarifier, ClarifyAnswer, ClarifyQuestion};
 
 /// The form's field holding the answer (the pick, or the text of an open question).
 const ANSWER: &str = "answer";

@@ -11,9 +11,9 @@ use agent_client_protocol::v1::schema::{ConfigOptionUpdate, CurrentModeUpdate, S
 use futures::future::BoxFuture;
 
 use crate::acp::options::config_options;
+use crate::runtime::seams::modes::ModeSwitch;
 use crate::safety::policy::Mode;
 use crate::session::{Session, SessionError, SessionManager};
-use crate::tools::plan::ModeSwitch;
 
 /// Switches `session` to the mode `id` (persisted) and announces both updates.
 pub async fn switch_and_announce(

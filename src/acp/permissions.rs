@@ -1,4 +1,4 @@
-//! The permission bridge: `tools::Approver` on top of `session/request_permission`. It belongs to
+//! The permission bridge: `runtime::Approver` on top of `session/request_permission`. It belongs to
 //! one session's running turn (never global state) and only asks: the mode and remembered rules
 //! were applied by the policy before, so every request here is one the user must answer. What
 //! the question says is `questions.rs`; this sends it and reads the answer.
@@ -19,11 +19,11 @@ use futures::future::BoxFuture;
 use tokio_util::sync::CancellationToken;
 
 use super::questions::{self, Asker, Question};
+use crate::runtime::{ApprovalDecision, ApprovalRequest, Approver};
 use crate::session::Session;
-use crate::tools::{ApprovalDecision, ApprovalRequest, Approver};
 
 /// Answers approval requests for one session's turn by asking the editor. The policy already
-/// decided that the user must be asked (`tools::permission`); this only renders the question.
+/// decided that the user must be asked (`runtime::permission`); this only renders the question.
 pub struct AcpApprover {
     cx: ConnectionTo<Client>,
     timeout: Duration,

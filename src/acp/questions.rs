@@ -18,9 +18,9 @@ use agent_client_protocol::v1::schema::{
 use serde_json::Value;
 
 use super::render::text_block;
+use crate::runtime::ApprovalDecision;
+use crate::runtime::describe::{code_span, fence, first_line, shown_path};
 use crate::safety::policy::Mode;
-use crate::tools::ApprovalDecision;
-use crate::tools::describe::{code_span, fence, first_line, shown_path};
 
 /// Option ids (Hermes' names; the kind says what each one is).
 pub const ALLOW_ONCE: &str = "allow_once";

@@ -7,8 +7,9 @@
 use agent_client_protocol::v1::schema::{Diff, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind};
 use serde_json::Value;
 
-use crate::tools::describe::{self, cap};
-use crate::tools::{self, Presentation, ToolDisplay, ToolOutput};
+use crate::runtime as tools;
+use crate::runtime::describe::{self, cap};
+use crate::runtime::{Presentation, ToolDisplay, ToolOutput};
 
 /// Text blocks are capped for UI safety.
 pub const TEXT_CAP: usize = 5_000;

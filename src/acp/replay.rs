@@ -145,7 +145,7 @@ mod tests {
         // An empty registry: the built-in tool is still known, the MCP one falls back.
         let cards = crate::agent::stored_cards::stored_cards(
             &history,
-            &crate::tools::ToolRegistry::default(),
+            &crate::runtime::ToolRegistry::default(),
             std::path::Path::new("/w"),
         );
         let out: Vec<serde_json::Value> = updates(&history, &cards, false)

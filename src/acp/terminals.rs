@@ -1,4 +1,4 @@
-//! Editor terminals (`tools::TerminalHost`): a foreground command runs through `terminal/create`
+//! Editor terminals (`runtime::TerminalHost`): a foreground command runs through `terminal/create`
 //! in the session cwd; the tool card embeds `{type: terminal, terminalId}` so the user watches it
 //! live; the result comes from `terminal/wait_for_exit` + `terminal/output`; a timeout or cancel
 //! calls `terminal/kill`; and every terminal is released, whatever happens — a guard kills and
@@ -17,7 +17,7 @@ use agent_client_protocol::v1::schema::{
 use futures::future::BoxFuture;
 use tokio_util::sync::CancellationToken;
 
-use crate::tools::{HostCommand, HostRun, TerminalHost};
+use crate::runtime::{HostCommand, HostRun, TerminalHost};
 
 /// Output the editor keeps per terminal (the tool then cuts it further for the model).
 const OUTPUT_BYTE_LIMIT: u64 = 1024 * 1024;

@@ -10,8 +10,9 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::llm::RetryNotice;
+use crate::runtime::{Presentation, SessionScope, ToolOutput};
 use crate::sync::lock;
-use crate::tools::{Outcome, Presentation, SessionScope, ToolOutput};
+use crate::tools::Outcome;
 
 /// One thing that happened during a turn.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,7 +59,7 @@ pub enum AgentEvent {
     /// stopped or is still connecting).
     Notice(String),
     /// A tool set the session's plan while it runs (the editor's plan view).
-    Plan(Vec<crate::tools::PlanItem>),
+    Plan(Vec<crate::runtime::PlanItem>),
 }
 
 /// Receives a turn's events, in order.
@@ -108,7 +109,7 @@ pub struct SinkProgress {
     pub session: std::sync::Arc<SessionScope>,
 }
 
-impl crate::tools::ToolProgress for SinkProgress {
+impl crate::runtime::ToolProgress for SinkProgress {
     fn content(&self, call_id: &str, text: String) {
         self.sink.emit(AgentEvent::ToolProgress {
             call_id: call_id.to_string(),
@@ -140,7 +141,7 @@ impl crate::tools::ToolProgress for SinkProgress {
         ));
     }
 
-    fn plan(&self, items: Vec<crate::tools::PlanItem>) {
+    fn plan(&self, items: Vec<crate::runtime::PlanItem>) {
         self.sink.emit(AgentEvent::Plan(items));
     }
 }

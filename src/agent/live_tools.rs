@@ -3,7 +3,7 @@
 //! it. The turn asks before every model call (`turn::refresh_tools`); the session layer answers
 //! (it knows the MCP supervisor), so this module only states the question.
 
-use crate::tools::ToolRegistry;
+use crate::runtime::ToolRegistry;
 
 /// Where a running turn gets the session's current tools.
 pub trait LiveTools: Send + Sync {

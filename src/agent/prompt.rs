@@ -6,8 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::runtime::PromptSection;
 use crate::store::{ClientPrompt, ClientPromptMode};
-use crate::tools::PromptSection;
 
 /// Context files are capped so one huge file cannot eat the context window.
 pub const CONTEXT_FILE_MAX_CHARS: usize = 20_000;

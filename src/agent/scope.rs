@@ -9,8 +9,8 @@ use tokio_util::sync::CancellationToken;
 use super::Sink;
 use super::live_tools::LiveTools;
 use crate::llm::Provider;
+use crate::runtime::SessionScope;
 use crate::services::Services;
-use crate::tools::SessionScope;
 
 /// Everything one turn needs, by lifetime: the process services, the session as this turn
 /// sees it (shared with every tool call), and the turn's own state.

@@ -14,7 +14,7 @@ use tracing::Instrument;
 
 use super::events::{AgentEvent, arguments_value};
 use super::scope::TurnContext;
-use crate::tools::{SessionScope, ToolContext, ToolOutput};
+use crate::runtime::{SessionScope, ToolContext, ToolOutput};
 use crate::transcript::ToolCall;
 
 /// Runs `calls`; returns one output per call (same order) and whether the turn was cancelled.
@@ -68,7 +68,7 @@ async fn run_batch(
     range: std::ops::Range<usize>,
     results: &mut [Option<ToolOutput>],
 ) -> bool {
-    let progress: Arc<dyn crate::tools::ToolProgress> = Arc::new(super::events::SinkProgress {
+    let progress: Arc<dyn crate::runtime::ToolProgress> = Arc::new(super::events::SinkProgress {
         sink: ctx.turn.events.clone(),
         session: session.clone(),
     });

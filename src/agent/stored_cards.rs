@@ -9,7 +9,8 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::events::arguments_value;
-use crate::tools::{Outcome, Presentation, ToolOutput, ToolRegistry};
+use crate::runtime::{Presentation, ToolOutput, ToolRegistry};
+use crate::tools::Outcome;
 use crate::transcript::{Message, Role};
 
 /// What replay draws for one stored message's tool calls.

@@ -10,7 +10,7 @@ use super::scope::{TurnContext, TurnScope};
 use super::{AgentError, step};
 use crate::llm::retry::{CallOutcome, call_with_retry};
 use crate::llm::{ChatRequest, StreamEvent};
-use crate::tools::SessionScope;
+use crate::runtime::SessionScope;
 use crate::transcript::{Interruption, Message, MessageMeta, Part, Usage};
 
 /// The note sent when the iteration budget is spent (Hermes sends a similar one).

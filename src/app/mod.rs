@@ -68,7 +68,7 @@ pub async fn serve(listening: impl FnOnce()) -> anyhow::Result<()> {
     let config = Config::load_or_problem();
     let limits = wire_limits(&config);
     let services = build_services(&config);
-    crate::tools::redact::logs::install(services.tools.secrets.clone());
+    crate::safety::secrets::redact::logs::install(services.tools.secrets.clone());
     let manager = Arc::new(SessionManager::new(services, config));
     acp::serve_stdio(Arc::new(AcpState::new(manager)), limits, shutdown)
         .await

@@ -7,10 +7,10 @@ use std::time::Duration;
 
 use crate::config::Config;
 use crate::llm::{self, RetryPolicy};
+use crate::runtime::ToolServices;
+use crate::runtime::file_io::GuardEnv;
 use crate::services::Services;
 use crate::store::Store;
-use crate::tools::file_io::GuardEnv;
-use crate::tools::{ToolRegistry, ToolServices};
 
 /// Builds the process scope from the configuration (read once) and the store.
 pub(super) fn process_services(config: &Config, store: Store) -> Services {
@@ -44,6 +44,8 @@ pub(super) fn process_services(config: &Config, store: Store) -> Services {
             secrets: crate::safety::sandbox::secrets(&crate::home::home_dir(), &config.home),
         },
         http: crate::net::GuardedHttp::new(config.file.web.allow_private),
+    });
+    let settings = crate::tools::BuiltinSettings {
         vision: crate::tools::vision::VisionServices::new(
             crate::config::vision::vision_settings(config),
             retry_policy(config),
@@ -56,12 +58,13 @@ pub(super) fn process_services(config: &Config, store: Store) -> Services {
             &config.home,
         )),
         code_execution: config.file.code_execution,
-    });
+        delegation: config.file.delegation.clone(),
+    };
     Services {
         retry: retry_policy(config),
         provider,
         fallbacks,
-        builtin_tools: builtin_tools(guard, config),
+        builtin_tools: crate::tools::builtin(guard, settings),
         tools,
         hermes_sessions: crate::store::hermes::HermesSessions::new(config.home.join("state.db")),
         store,
@@ -88,12 +91,4 @@ pub fn retry_policy(config: &Config) -> RetryPolicy {
         policy.max_retries = n;
     }
     policy
-}
-
-/// The built-in tools, those that state the user's limits built from the configuration.
-fn builtin_tools(guard: GuardEnv, config: &Config) -> ToolRegistry {
-    let mut tools = ToolRegistry::builtin(guard);
-    let delegation = crate::tools::delegate::DelegateTool::new(config.file.delegation.clone());
-    tools.replace(Arc::new(delegation));
-    tools
 }

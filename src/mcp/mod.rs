@@ -2,7 +2,7 @@
 //! `config.yaml`'s `mcp_servers`. `connect_all` connects them concurrently with the official
 //! SDK (`rmcp`), each under a deadline; a server that fails is recorded as an `McpFailure`, never
 //! an error, so a broken server cannot fail `session/new`. `McpConnections::tools` exposes every
-//! remote tool as a `tools::Tool` named `mcp_<server>_<tool>`; `close` ends the connections and
+//! remote tool as a `runtime::Tool` named `mcp_<server>_<tool>`; `close` ends the connections and
 //! kills stdio children (dropping the connections kills them too).
 //!
 //! This module knows nothing of ACP: the protocol layer converts its `McpServer` values into
@@ -21,7 +21,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::tools::Tool;
+use crate::runtime::Tool;
 
 pub use client::{ConnectError, child_env};
 pub use config::{McpServerConfig, parse_servers};

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::tools::ToolOutput;
+use crate::runtime::ToolOutput;
 
 /// Turns a `CallToolResult` (as JSON) into what the model sees.
 pub fn format_result(result: &Value) -> ToolOutput {

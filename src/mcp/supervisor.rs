@@ -19,8 +19,8 @@ use tokio_util::sync::CancellationToken;
 use super::client::{self, ServerConnection};
 use super::health::{self, is_dead};
 use super::{McpOptions, McpServerConfig, McpTool, tool};
+use crate::runtime::Tool;
 use crate::sync::lock;
-use crate::tools::Tool;
 
 /// Waits between reconnect attempts of a server that died (the first is immediate).
 const RECONNECT_BACKOFF: &[Duration] = &[

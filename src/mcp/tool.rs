@@ -1,4 +1,4 @@
-//! One remote MCP tool wrapped as a `tools::Tool`: its schema comes from `tools/list`, a call is
+//! One remote MCP tool wrapped as a `runtime::Tool`: its schema comes from `tools/list`, a call is
 //! one `tools/call` on the server's connection, bounded by a timeout and the turn's cancel
 //! token. Results are shaped like Hermes' MCP handler: `{"result": <text>}` (plus
 //! `structuredContent` when the server sent one), `{"error": <text>}` when the server flags an
@@ -13,8 +13,8 @@ use rmcp::model::CallToolRequestParams;
 use rmcp::service::{Peer, RoleClient};
 use serde_json::{Map, Value, json};
 
-use crate::tools::describe::{self, Presentation, ToolEffect, ToolKind};
-use crate::tools::{Tool, ToolContext, ToolOutput};
+use crate::runtime::describe::{self, Presentation, ToolEffect, ToolKind};
+use crate::runtime::{Tool, ToolContext, ToolOutput};
 
 use super::naming;
 use super::result::format_result;

@@ -9,8 +9,8 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
+use crate::runtime::{SessionToolState, ToolRegistry, Workspace};
 use crate::sync::lock;
-use crate::tools::{SessionToolState, ToolRegistry, Workspace};
 use crate::transcript::Message;
 
 /// The settings of a session the editor can see and change.

@@ -1,237 +1,76 @@
-//! The coding toolset the model can call: the `Tool` trait, the per-call `ToolContext`, the
-//! registry that yields schemas and dispatches calls, and one file per tool. Tools never know
-//! about ACP: editor features reach them through the `Approver` and `FileSystem` seams.
+//! The catalogue: one folder per tool the model can call, and the one list that registers the
+//! built-in ones (`builtin`). What a tool runs on — the `Tool` trait, the call context, the
+//! editor seams, the permission gate, file I/O, the shell — is `crate::runtime`, below this
+//! layer; tools never know about ACP. Each tool is built with the settings it consumes
+//! (`BuiltinSettings`, translated from the configuration by `app`).
 
-pub mod approval;
-pub mod approver;
-pub mod args;
-pub mod card;
-pub mod checkpoint;
+pub mod catalog;
 pub mod clarify;
 pub mod delegate;
-pub mod describe;
 pub mod execute_code;
-pub mod file_io;
-pub mod fs;
 pub mod memory;
-pub mod offer;
-pub mod output;
 pub mod patch;
-pub mod permission;
 pub mod plan;
 pub mod process;
-pub mod progress;
 pub mod read_file;
-pub mod redact;
-pub mod registry;
-pub mod scope;
 pub mod search_files;
 pub mod session_search;
-pub mod shell;
 pub mod skill_manage;
 pub mod skills;
-pub mod state;
 pub mod terminal;
-pub mod terminal_host;
 pub mod todo;
 pub mod vision;
 pub mod web;
-pub mod workspace;
 pub mod write_file;
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use futures::future::BoxFuture;
-use serde_json::Value;
-use tokio_util::sync::CancellationToken;
+pub use catalog::Outcome;
 
-pub use approver::{ApprovalDecision, ApprovalRequest, Approver, DenyAll};
-pub use card::Outcome;
-pub use describe::{Location, PlanItem, PlanStatus, Presentation, PromptSection, ToolEffect, ToolKind};
-pub use fs::{FileSystem, LocalFs};
-pub use offer::{ClientFeatures, Offer};
-pub use progress::{NoProgress, ToolProgress};
-pub use registry::ToolRegistry;
-pub use scope::SessionScope;
-pub use state::SessionToolState;
-pub use terminal_host::{HostCommand, HostRun, LocalTerminals, TerminalHost};
-pub use workspace::Workspace;
-// A tool result's display is stored with the message, so the type lives with the transcript.
-pub use crate::transcript::{FileChange, ToolDisplay};
+use crate::runtime::ToolRegistry;
+use crate::runtime::file_io::GuardEnv;
 
-/// A tool the model can call. Implementations live one per file in this module.
-pub trait Tool: Send + Sync {
-    /// The name the model calls it by (matches Hermes exactly).
-    fn name(&self) -> &'static str;
-    /// The description sent to the model.
-    fn description(&self) -> String;
-    /// The JSON Schema of the arguments (`{"type": "object", ...}`), exactly as Hermes sends it.
-    fn parameters(&self) -> Value;
-    /// An interactive tool runs alone, never concurrently with other calls of the same response.
-    fn interactive(&self) -> bool {
-        false
-    }
-    /// Runs the call. Failures are reported as an error `ToolOutput`, never as a panic.
-    fn run<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput>;
-    /// What the call does, from its arguments: the read-only gate asks this. No default, so a
-    /// new tool has to say (safety fails closed).
-    fn effect(&self, args: &Value) -> ToolEffect;
-    /// The card the editor shows when the call starts (paths resolve against `cwd`).
-    fn present(&self, args: &Value, cwd: &Path) -> Presentation {
-        describe::generic_presentation(self.name(), args, cwd)
-    }
-    /// A readable summary of a successful JSON result, shown on the finished card.
-    fn summarise(&self, _args: &Value, result: &Value) -> String {
-        describe::generic_summary(self.name(), result)
-    }
-    /// The plan a successful result carries, if the tool keeps one (the todo list).
-    fn plan(&self, _result: &Value) -> Option<Vec<PlanItem>> {
-        None
-    }
-    /// What the call did in a few words (the note left when its old output is pruned).
-    fn brief(&self, args: &Value) -> Option<String> {
-        describe::generic_brief(args)
-    }
-    /// The system-prompt section this tool needs when it is available.
-    fn prompt_section(&self) -> Option<PromptSection> {
-        None
-    }
-    /// Whether the model is offered this tool at all (a backend, a model or an editor feature
-    /// it needs exists). Asked once per session.
-    fn offered(&self, _offer: &Offer) -> bool {
-        true
-    }
-    /// Whether the model gets this tool while the session is in `mode` (asked before every
-    /// model call, since the mode can change mid-turn; a call in another mode is refused).
-    fn available_in(&self, _mode: crate::safety::policy::Mode) -> bool {
-        true
-    }
-}
-
-/// Everything a tool call may use: the call's own id and cancel token, the session scope shared
-/// by every call of the turn, and the process services. Built per call by the agent loop from
-/// two `Arc`s, so nothing is copied field by field.
-#[derive(Clone)]
-pub struct ToolContext {
-    /// The provider's tool-call id (or one we minted); lets approvals point at the right card.
-    pub call_id: String,
-    /// A child of the turn's token: cancelling the turn cancels every call.
-    pub cancel: CancellationToken,
-    pub session: Arc<SessionScope>,
-    pub services: Arc<ToolServices>,
-    /// Where a long call reports what it is doing (its card's live text, nested calls).
-    pub progress: Arc<dyn ToolProgress>,
-}
-
-impl ToolContext {
-    pub fn new(
-        session: Arc<SessionScope>,
-        services: Arc<ToolServices>,
-        call_id: impl Into<String>,
-        cancel: CancellationToken,
-    ) -> ToolContext {
-        ToolContext {
-            call_id: call_id.into(),
-            cancel,
-            session,
-            services,
-            progress: Arc::new(NoProgress),
-        }
-    }
-
-    /// The same call reporting progress to `progress`.
-    pub fn with_progress(mut self, progress: Arc<dyn ToolProgress>) -> ToolContext {
-        self.progress = progress;
-        self
-    }
-}
-
-/// Process-wide things some tools need: where Hermes keeps memory and skills, the session
-/// database (for searching past sessions), and what must not leak (secrets, child env).
+/// The settings the configurable built-in tools are built with (each type lives in its tool's
+/// folder); the defaults are Hermes' defaults with no backend configured.
 #[derive(Clone, Default)]
-pub struct ToolServices {
-    /// `HERMES_HOME`; `None` in tests that do not use memory or skills.
-    pub hermes_home: Option<PathBuf>,
-    pub store: Option<crate::store::Store>,
-    /// The secret values redacted from every result (built once at start).
-    pub secrets: Arc<crate::safety::secrets::SecretSet>,
-    /// The environment commands run with (credentials removed).
-    pub child_env: Arc<crate::safety::secrets::ChildEnv>,
-    /// The OS sandbox for local commands (`sandbox:` and `terminal.writable_roots`).
-    pub sandbox: crate::safety::sandbox::SandboxSettings,
-    /// The HTTP client for URLs the model names (SSRF-guarded; `web.allow_private`).
-    pub http: crate::net::GuardedHttp,
-    /// `skills.*` settings (`skill_manage`'s threat scan).
-    pub skills: crate::tools::skill_manage::SkillsSettings,
+pub struct BuiltinSettings {
+    /// `skills.*` (`skill_manage`'s threat scan).
+    pub skills: skill_manage::SkillsSettings,
     /// The vision model `vision_analyze` asks (`auxiliary.vision`), and its limits.
     pub vision: vision::VisionServices,
     /// The web backends `web_search`/`web_extract` use (resolved once from `web:` and the env).
     pub web: Arc<web::WebBackends>,
     /// `execute_code`'s limits (`code_execution.*`).
-    pub code_execution: crate::tools::execute_code::CodeExecutionSettings,
+    pub code_execution: execute_code::CodeExecutionSettings,
+    /// How `delegate_task` may spawn children (`delegation.*`).
+    pub delegation: delegate::DelegationSettings,
 }
 
-/// The result of a tool call: what the model sees plus what the editor renders.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolOutput {
-    /// The text sent back to the model (usually a JSON object serialised as text).
-    pub content: String,
-    pub is_error: bool,
-    pub display: ToolDisplay,
-    /// Images the tool returned (MCP screenshots, charts) as `data:` URLs. The text in `content`
-    /// still describes them, so a model that cannot see images loses nothing it could read.
-    pub images: Vec<String>,
+/// The built-in coding toolset; `guard` says where the edit tools refuse to write. A new tool
+/// is one line here.
+pub fn builtin(guard: GuardEnv, settings: BuiltinSettings) -> ToolRegistry {
+    ToolRegistry::new(vec![
+        Arc::new(skill_manage::SkillManageTool::new(&guard, settings.skills)),
+        Arc::new(write_file::WriteFileTool::with_guard(guard.clone())),
+        Arc::new(patch::PatchTool::with_guard(guard)),
+        Arc::new(read_file::ReadFileTool),
+        Arc::new(search_files::SearchFilesTool),
+        Arc::new(terminal::TerminalTool),
+        Arc::new(process::ProcessTool),
+        Arc::new(todo::TodoTool),
+        Arc::new(memory::MemoryTool::default()),
+        Arc::new(session_search::SessionSearchTool),
+        Arc::new(skills::SkillsListTool),
+        Arc::new(skills::SkillViewTool),
+        Arc::new(clarify::ClarifyTool),
+        Arc::new(vision::VisionAnalyzeTool::new(settings.vision)),
+        Arc::new(web::WebSearchTool::new(settings.web.clone())),
+        Arc::new(web::WebExtractTool::new(settings.web)),
+        Arc::new(delegate::DelegateTool::new(settings.delegation)),
+        Arc::new(execute_code::ExecuteCodeTool::new(settings.code_execution)),
+        Arc::new(plan::ExitPlanModeTool),
+    ])
 }
 
-impl ToolOutput {
-    /// A successful result whose content is the given JSON value.
-    pub fn json(value: Value) -> ToolOutput {
-        ToolOutput {
-            content: value.to_string(),
-            is_error: false,
-            display: ToolDisplay::None,
-            images: Vec::new(),
-        }
-    }
-
-    /// A failed call: `{"error": "<message>"}` for the model.
-    pub fn error(message: impl Into<String>) -> ToolOutput {
-        let value = serde_json::json!({ "error": message.into() });
-        ToolOutput {
-            content: value.to_string(),
-            is_error: true,
-            display: ToolDisplay::None,
-            images: Vec::new(),
-        }
-    }
-
-    /// A result whose JSON carries an error field but which still has content worth showing.
-    pub fn json_error(value: Value) -> ToolOutput {
-        ToolOutput {
-            content: value.to_string(),
-            is_error: true,
-            display: ToolDisplay::None,
-            images: Vec::new(),
-        }
-    }
-
-    /// Why the call failed, for the editor: the `error` field every tool's failure JSON carries
-    /// (else the whole text); `None` for a success.
-    pub fn failure_message(&self) -> Option<String> {
-        if !self.is_error {
-            return None;
-        }
-        let parsed: Option<Value> = serde_json::from_str(&self.content).ok();
-        Some(match parsed.as_ref().and_then(|v| v.get("error")) {
-            Some(Value::String(s)) => s.clone(),
-            Some(other) if !other.is_null() => other.to_string(),
-            _ => self.content.clone(),
-        })
-    }
-
-    pub fn with_display(mut self, display: ToolDisplay) -> ToolOutput {
-        self.display = display;
-        self
-    }
-}
+#[cfg(test)]
+mod tests;

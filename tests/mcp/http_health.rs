@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use hermes_acp::mcp::{McpOptions, McpServerConfig, McpSupervisor};
-use hermes_acp::tools::{Tool, ToolRegistry};
+use hermes_acp::runtime::{Tool, ToolRegistry};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
@@ -39,7 +39,7 @@ fn supervise(port: &str, dir: &std::path::Path, ping_interval: Option<Duration>)
     (supervisor, published)
 }
 
-async fn echo(published: &Published, dir: &std::path::Path) -> hermes_acp::tools::ToolOutput {
+async fn echo(published: &Published, dir: &std::path::Path) -> hermes_acp::runtime::ToolOutput {
     let registry = ToolRegistry::new(published.lock().unwrap().clone());
     let args = json!({"text": "hi"}).to_string();
     registry

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use hermes_acp::mcp::{self, McpOptions, McpServerConfig};
-use hermes_acp::tools::ToolRegistry;
+use hermes_acp::runtime::ToolRegistry;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 

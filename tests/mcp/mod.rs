@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hermes_acp::mcp::{self, McpConnections, McpServerConfig};
-use hermes_acp::tools::{DenyAll, SessionScope, Tool, ToolContext, ToolOutput, ToolRegistry, ToolServices};
+use hermes_acp::runtime::{DenyAll, SessionScope, Tool, ToolContext, ToolOutput, ToolRegistry, ToolServices};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 

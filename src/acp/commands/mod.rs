@@ -12,9 +12,9 @@ use tokio_util::sync::CancellationToken;
 
 use super::state::AcpState;
 use crate::agent::Sink;
+use crate::runtime::FileSystem;
 use crate::session::Session;
 use crate::text::thousands;
-use crate::tools::FileSystem;
 use crate::transcript::Role;
 
 mod permissions;

@@ -4,9 +4,9 @@
 use std::sync::Arc;
 
 use super::AcpState;
+use crate::runtime::FileSystem;
 use crate::session::checkpoints::ChangeKind;
 use crate::session::{Session, UndoReport};
-use crate::tools::FileSystem;
 
 /// How many files left alone `/undo` names (a checkpoint of an earlier version, which held no
 /// ignored files, can leave thousands).

@@ -29,7 +29,7 @@ pub fn initialize(state: &AcpState, req: InitializeRequest) -> Result<Initialize
         "initialize"
     );
     let terminal_auth = req.client_capabilities.auth.terminal;
-    state.manager.set_client_features(crate::tools::ClientFeatures {
+    state.manager.set_client_features(crate::runtime::ClientFeatures {
         elicitation_form: (req.client_capabilities.elicitation.as_ref()).is_some_and(|e| e.form.is_some()),
         subagents: req.client_capabilities.subagents.is_some(),
     });

@@ -31,10 +31,10 @@ use crate::acp::state::AcpState;
 use crate::acp::subagents::AcpSubagents;
 use crate::acp::terminals::EditorTerminals;
 use crate::agent::{self, Sink};
+use crate::runtime::seams::clarify::{Clarifier, NoClarifier};
+use crate::runtime::{LocalTerminals, TerminalHost};
 use crate::session::{Session, TurnSeams, TurnTicket};
 use crate::store::{iso8601, now_ms};
-use crate::tools::clarify::{Clarifier, NoClarifier};
-use crate::tools::{LocalTerminals, TerminalHost};
 use crate::transcript::Message;
 
 /// Admits the prompt (its cancel token exists from now on, before any await), starts the turn

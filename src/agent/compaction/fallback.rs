@@ -9,8 +9,8 @@ use serde_json::Value;
 
 use super::marker::summary_body;
 use super::prune::{CLEARED_PREFIX, cleared_note};
+use crate::safety::secrets::redact::redact;
 use crate::text::clip;
-use crate::tools::redact::redact;
 use crate::transcript::{Message, Role};
 
 /// Hard ceiling of the fallback text (characters), so it never becomes a second transcript.
@@ -40,7 +40,7 @@ pub fn fallback_summary(middle: &[Message]) -> String {
             Role::User if !text.trim().is_empty() => asks.push(clip(&one_line(&text), 300)),
             Role::Assistant => {
                 for call in &message.tool_calls {
-                    crate::tools::describe::collect_paths(
+                    crate::runtime::describe::collect_paths(
                         &serde_json::from_str(&call.arguments).unwrap_or(Value::Null),
                         &mut |p| {
                             if seen_files.insert(p.to_string()) {

@@ -67,7 +67,7 @@ pub fn prune_middle(history: &[Message], plan: &Plan) -> (Vec<Message>, u64) {
 /// what the call did (`Tool::brief`).
 pub fn cleared_note(tool: &str, arguments: &str, output: &str) -> String {
     let args: Value = serde_json::from_str(arguments).unwrap_or(Value::Null);
-    let what = crate::tools::registry::brief(tool, &args);
+    let what = crate::tools::catalog::brief(tool, &args);
     let lines = output.lines().count();
     let size = format!("{} chars, {lines} lines", thousands(output.chars().count() as u64));
     match what {

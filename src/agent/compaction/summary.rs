@@ -9,7 +9,7 @@ use super::estimate::estimate_tokens;
 use super::marker::summary_body;
 use crate::llm::retry::{CallOutcome, call_with_retry};
 use crate::llm::{ChatRequest, Provider, RetryPolicy, StreamEvent};
-use crate::tools::redact::redact;
+use crate::safety::secrets::redact::redact;
 use crate::transcript::{Message, Part, Role};
 
 /// Per-message limits of the summariser input (characters): long bodies keep their start and

@@ -11,11 +11,10 @@ use super::fold::{Board, FoldSink, NestedApprover};
 use super::host::{ChildChannel, ChildEnd, ChildInfo, SubagentHost};
 use crate::agent::compaction::CompactionPolicy;
 use crate::agent::{CompactionSettings, Sink, StopReason, TurnContext, TurnScope, run_turn};
+use crate::runtime::seams::delegate::{ChildExit, ChildReport, ChildRole, ChildTask, Delegator, TraceEntry};
+use crate::runtime::{Approver, SessionScope, ToolContext};
 use crate::sync::lock;
-use crate::tools::delegate::{
-    ChildExit, ChildReport, ChildRole, ChildState, ChildTask, Delegator, TraceEntry, child_system_prompt, child_tools,
-};
-use crate::tools::{Approver, SessionScope, ToolContext};
+use crate::tools::delegate::{ChildState, child_system_prompt, child_tools};
 use crate::transcript::{Message, Role, Usage};
 
 pub(super) async fn run(

@@ -9,9 +9,9 @@ use std::sync::{Arc, Mutex};
 use futures::future::BoxFuture;
 
 use crate::agent::events::{AgentEvent, EventSink};
+use crate::runtime::{ApprovalDecision, ApprovalRequest, Approver, ToolProgress};
 use crate::sync::lock;
 use crate::tools::delegate::{ChildLine, ChildState, progress_text};
-use crate::tools::{ApprovalDecision, ApprovalRequest, Approver, ToolProgress};
 
 /// The lines of one `delegate_task` call, shown as its card's live text.
 pub struct Board {

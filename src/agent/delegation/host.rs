@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::Sink;
-use crate::tools::Approver;
+use crate::runtime::Approver;
 
 /// A child about to start.
 pub struct ChildInfo<'a> {

@@ -1,4 +1,4 @@
-//! Running `delegate_task`'s children (the `tools::delegate::Delegator` seam). Each child is a
+//! Running `delegate_task`'s children (the `runtime::seams::delegate::Delegator` seam). Each child is a
 //! full turn — `run_turn` with its own in-memory history, a focused system prompt, the parent's
 //! provider, fallbacks, model and reasoning effort (unless `delegation.reasoning_effort` sets
 //! one, as in Hermes), its own iteration budget, and the parent's tools minus the
@@ -19,11 +19,11 @@ use futures::future::BoxFuture;
 pub use host::{ChildChannel, ChildEnd, ChildInfo, SubagentHost};
 
 use crate::llm::Provider;
+use crate::runtime::ToolContext;
+use crate::runtime::seams::delegate::{ChildReport, ChildTask, Delegator};
 use crate::services::Services;
 use crate::sync::lock;
-use crate::tools::ToolContext;
 use crate::tools::delegate::DelegationSettings;
-use crate::tools::delegate::{ChildReport, ChildTask, Delegator};
 use crate::transcript::Usage;
 
 /// Runs children for one parent turn (and, one level down, for an orchestrator child).

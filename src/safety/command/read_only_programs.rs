@@ -1,4 +1,4 @@
-//! Which simple commands only read (moved here from `tools::approval` so the leaf safety layer owns it): a fixed list of reading programs, plus the read-only
+//! Which simple commands only read (the leaf safety layer owns it): a fixed list of reading programs, plus the read-only
 //! forms of `find`, `rg`, `sort`, `sed`, `git` and a few others whose options can write
 //! files or run programs.
 

@@ -17,6 +17,7 @@ pub mod env;
 mod forms;
 mod matcher;
 pub mod names;
+pub mod redact;
 mod view;
 
 #[cfg(test)]

@@ -14,9 +14,9 @@ use futures::future::BoxFuture;
 use super::excludes::Limits;
 use super::{CheckpointError, Shadow, coverage};
 use crate::agent::{AgentEvent, Sink};
+use crate::runtime::checkpoint::{Checkpoints, Coverage};
 use crate::store::Store;
 use crate::sync::lock;
-use crate::tools::checkpoint::{Checkpoints, Coverage};
 
 /// Folders whose "undo is unavailable" notice was already shown in this process.
 static NOTICED: LazyLock<Mutex<HashSet<PathBuf>>> = LazyLock::new(Default::default);

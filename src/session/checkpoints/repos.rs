@@ -62,7 +62,7 @@ fn config_files(git_dir: &Path) -> Vec<PathBuf> {
     if let Ok(common) = std::fs::read_to_string(git_dir.join("commondir")) {
         files.push(git_dir.join(common.trim()).join("config"));
     }
-    let home = crate::tools::workspace::home_dir();
+    let home = crate::runtime::workspace::home_dir();
     match std::env::var_os("GIT_CONFIG_GLOBAL") {
         Some(global) => files.push(PathBuf::from(global)),
         None => {

@@ -17,7 +17,7 @@ const SHUTDOWN_TURN_LIMIT: Duration = Duration::from_millis(1200);
 impl SessionManager {
     /// Once per process: why commands run without the OS sandbox (no Landlock), if they do.
     pub fn sandbox_notice_once(&self) -> Option<String> {
-        let text = crate::tools::shell::sandbox::unavailable_notice(&self.services.tools)?;
+        let text = crate::runtime::shell::sandbox::unavailable_notice(&self.services.tools)?;
         (!self
             .sandbox_notice_shown
             .swap(true, std::sync::atomic::Ordering::SeqCst))

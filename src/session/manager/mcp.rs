@@ -44,7 +44,7 @@ impl SessionManager {
         // The callback must not keep the session alive (the session owns the supervisor).
         let weak = Arc::downgrade(session);
         let builtin = self.offered_tools();
-        let on_tools = Box::new(move |tools: Vec<Arc<dyn crate::tools::Tool>>| {
+        let on_tools = Box::new(move |tools: Vec<Arc<dyn crate::runtime::Tool>>| {
             if let Some(session) = weak.upgrade() {
                 let mut registry = builtin.clone();
                 registry.extend(tools);

@@ -32,10 +32,10 @@ use crate::agent::{AgentError, Sink};
 use crate::config::Config;
 use crate::llm::Endpoint;
 use crate::llm::Provider;
+use crate::runtime::{Approver, ClientFeatures, FileSystem, Offer, TerminalHost, ToolRegistry};
 use crate::services::Services;
 use crate::store::{SessionPatch, Store, StoreError};
 use crate::sync::lock;
-use crate::tools::{Approver, ClientFeatures, FileSystem, Offer, TerminalHost, ToolRegistry};
 use crate::transcript::Role;
 
 use super::catalog::ModelCatalog;
@@ -80,11 +80,11 @@ pub struct TurnSeams {
     pub approver: Arc<dyn Approver>,
     pub fs: Arc<dyn FileSystem>,
     pub terminals: Arc<dyn TerminalHost>,
-    pub clarifier: Arc<dyn crate::tools::clarify::Clarifier>,
+    pub clarifier: Arc<dyn crate::runtime::seams::clarify::Clarifier>,
     /// Where `delegate_task`'s children appear; `None` folds them into the parent's card.
     pub subagents: Option<Arc<dyn crate::agent::delegation::SubagentHost>>,
     /// Switches the session's mode when the user approves a plan.
-    pub modes: Arc<dyn crate::tools::plan::ModeSwitch>,
+    pub modes: Arc<dyn crate::runtime::seams::modes::ModeSwitch>,
 }
 
 /// One entry of `session/list`.

@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use super::{SessionError, SessionManager, TurnSeams};
 use crate::agent::{self, TurnContext, TurnOutcome, TurnScope};
+use crate::runtime::SessionScope;
 use crate::session::Session;
 use crate::session::turns::TurnTicket;
 use crate::sync::lock;
-use crate::tools::SessionScope;
 use crate::transcript::Message;
 
 impl SessionManager {
@@ -95,7 +95,7 @@ impl SessionManager {
             fs: seams.fs,
             terminals: seams.terminals,
             clarifier: seams.clarifier,
-            model: Some(crate::tools::scope::SessionModel {
+            model: Some(crate::runtime::scope::SessionModel {
                 provider: provider.clone(),
                 model: settings.model.clone(),
                 api_mode: provider_settings.api_mode,

@@ -13,11 +13,11 @@ use futures::future::BoxFuture;
 
 use super::{SessionError, SessionManager};
 use crate::agent::Sink;
+use crate::runtime::FileSystem;
+use crate::runtime::checkpoint::{Checkpoints, Coverage};
 use crate::session::Session;
 use crate::session::checkpoints::{self, Restored, Shadow, TurnCheckpoint};
 use crate::sync::lock;
-use crate::tools::FileSystem;
-use crate::tools::checkpoint::{Checkpoints, Coverage};
 
 /// What `/undo` did.
 #[derive(Debug, Clone, PartialEq)]
@@ -220,7 +220,7 @@ fn merged(each: Vec<Coverage>) -> Coverage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::checkpoint::GitRepository;
+    use crate::runtime::checkpoint::GitRepository;
 
     fn repo(dir: &str) -> GitRepository {
         GitRepository {

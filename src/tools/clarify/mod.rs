@@ -4,17 +4,16 @@
 //! offered when the editor said it can show one. A decline, a dismissed form or a timeout is
 //! reported to the model in words it can act on.
 
-mod seam;
 #[cfg(test)]
 mod tests;
 
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
-pub use seam::{Clarifier, ClarifyAnswer, ClarifyQuestion, NoClarifier};
+use crate::runtime::seams::clarify::{ClarifyAnswer, ClarifyQuestion};
 
-use super::describe::{self, Presentation, ToolEffect, ToolKind};
-use super::{Offer, Tool, ToolContext, ToolOutput};
+use crate::runtime::describe::{self, Presentation, ToolEffect, ToolKind};
+use crate::runtime::{Offer, Tool, ToolContext, ToolOutput};
 
 /// Most choices the model may offer (Hermes' limit); an "Other" free-text answer is always added.
 pub const MAX_CHOICES: usize = 4;

@@ -8,8 +8,9 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::*;
-use crate::tools::approver::AllowAll;
-use crate::tools::{ClientFeatures, SessionScope, ToolServices};
+use crate::runtime::approver::AllowAll;
+use crate::runtime::seams::clarify::Clarifier;
+use crate::runtime::{ClientFeatures, SessionScope, ToolServices};
 
 /// Answers every question with `answer` (never, when `None`) and records what was asked.
 struct Scripted {

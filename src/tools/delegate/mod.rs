@@ -4,10 +4,10 @@
 //! background instead). Validation and the result JSON live here; running children is the
 //! agent layer's job behind the `Delegator` seam (`seam.rs`) on the session scope.
 
+pub mod children;
 mod present;
 pub mod progress;
 mod schema;
-pub mod seam;
 mod settings;
 
 pub use settings::{
@@ -19,11 +19,12 @@ use std::time::Instant;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
+use crate::runtime::seams::delegate::{ChildExit, ChildReport, ChildRole, ChildTask};
+pub use children::{child_system_prompt, child_tools};
 pub use progress::{ChildLine, ChildState, progress_text};
-pub use seam::{ChildExit, ChildReport, ChildRole, ChildTask, Delegator, TraceEntry, child_system_prompt, child_tools};
 
-use super::describe::{self, Presentation, ToolEffect, ToolKind};
-use super::{Tool, ToolContext, ToolOutput};
+use crate::runtime::describe::{self, Presentation, ToolEffect, ToolKind};
+use crate::runtime::{Tool, ToolContext, ToolOutput};
 
 /// The tool's name (children's toolsets drop it unless they may delegate).
 pub const NAME: &str = "delegate_task";
@@ -79,7 +80,7 @@ split into multiple delegate_task calls, or increase delegation.max_concurrent_c
             let Some(object) = task.as_object() else {
                 return Err(format!(
                     "Task {i} must be an object, got {}.",
-                    super::args::python_type_name(Some(task))
+                    crate::runtime::args::python_type_name(Some(task))
                 ));
             };
             let goal = object.get("goal").and_then(Value::as_str).unwrap_or("").trim();

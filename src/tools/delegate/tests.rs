@@ -8,7 +8,8 @@ use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
 use super::*;
-use crate::tools::{DenyAll, SessionScope, ToolServices};
+use crate::runtime::seams::delegate::{Delegator, TraceEntry};
+use crate::runtime::{DenyAll, SessionScope, ToolServices};
 
 /// Records the tasks it was given and answers each with its goal.
 struct Fake {
@@ -130,8 +131,8 @@ async fn bad_arguments_and_limits_are_errors() {
 
 #[test]
 fn children_lose_blocked_tools_and_delegation_unless_allowed() {
-    let parent = crate::tools::registry::builtin_catalog();
-    let names = |r: &crate::tools::ToolRegistry| r.tools().map(|t| t.name()).collect::<Vec<_>>();
+    let parent = crate::tools::catalog::builtin_catalog();
+    let names = |r: &crate::runtime::ToolRegistry| r.tools().map(|t| t.name()).collect::<Vec<_>>();
     assert!(names(parent).contains(&NAME) && names(parent).contains(&"memory"));
     let leaf = child_tools(parent, false);
     assert!(!names(&leaf).contains(&NAME) && !names(&leaf).contains(&"memory"));

@@ -30,8 +30,8 @@ use std::path::Path;
 use futures::future::BoxFuture;
 use serde_json::Value;
 
-use super::describe::{self, Presentation, ToolEffect, ToolKind};
-use super::{Offer, Tool, ToolContext, ToolOutput};
+use crate::runtime::describe::{self, Presentation, ToolEffect, ToolKind};
+use crate::runtime::{Offer, Tool, ToolContext, ToolOutput};
 
 /// The client module a script imports, written next to it for each run.
 #[cfg_attr(not(unix), allow(dead_code))]
@@ -39,7 +39,16 @@ pub(crate) const CLIENT_MODULE: &str = include_str!("client.py");
 
 /// The `execute_code` tool.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct ExecuteCodeTool;
+pub struct ExecuteCodeTool {
+    /// `code_execution.*`: how long a script may run and how many calls it may make.
+    limits: CodeExecutionSettings,
+}
+
+impl ExecuteCodeTool {
+    pub fn new(limits: CodeExecutionSettings) -> ExecuteCodeTool {
+        ExecuteCodeTool { limits }
+    }
+}
 
 impl Tool for ExecuteCodeTool {
     fn name(&self) -> &'static str {
@@ -61,7 +70,7 @@ impl Tool for ExecuteCodeTool {
 
     fn run<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
         #[cfg(unix)]
-        return Box::pin(run::run(ctx, args));
+        return Box::pin(run::run(self.limits, ctx, args));
         #[cfg(not(unix))]
         return Box::pin(async move {
             let _ = (ctx, args);

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::tools::shell::ansi::strip_ansi;
+use crate::runtime::shell::ansi::strip_ansi;
 
 /// Hermes' `MAX_STDOUT_BYTES`.
 pub(super) const MAX_STDOUT_BYTES: usize = 50_000;

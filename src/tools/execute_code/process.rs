@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 
 use super::output::{Capture, Ending, MAX_STDERR_BYTES, MAX_STDOUT_BYTES};
 use super::rpc::RpcServer;
+use crate::runtime::ToolContext;
+use crate::runtime::shell::{self, read_all};
 use crate::safety::sandbox::PreparedSandbox;
-use crate::tools::ToolContext;
-use crate::tools::shell::{self, read_all};
 
 /// How to start one script.
 pub(super) struct Launch<'a> {

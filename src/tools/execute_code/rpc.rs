@@ -17,8 +17,8 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::UnixStream;
 
+use crate::runtime::{ToolContext, ToolOutput, args};
 use crate::sync::lock;
-use crate::tools::{ToolContext, ToolOutput, args};
 
 /// The tools a script may call (Hermes' sandbox set minus the web tools we do not have).
 pub(super) const ALLOWED: [&str; 5] = ["patch", "read_file", "search_files", "terminal", "write_file"];
@@ -175,7 +175,7 @@ impl RpcServer {
     ) {
         // The tool's own one-liner (a path, a command), masked like any text the editor gets.
         let what = ctx.session.tools.describer(name).and_then(|tool| tool.brief(arguments));
-        let what = crate::tools::redact::redact(&what.unwrap_or_default());
+        let what = crate::safety::secrets::redact::redact(&what.unwrap_or_default());
         let mark = if output.is_error { "✗" } else { "✓" };
         let text = {
             let mut log = lock(&self.log);
@@ -200,7 +200,7 @@ pub(super) struct PrivateDir(PathBuf);
 
 impl PrivateDir {
     pub(super) fn create() -> io::Result<PrivateDir> {
-        let path = crate::tools::shell::temp_path("exec");
+        let path = crate::runtime::shell::temp_path("exec");
         let mut builder = std::fs::DirBuilder::new();
         std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
         builder.create(&path)?;

@@ -13,19 +13,20 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
+use super::CodeExecutionSettings;
 use super::output::{self, Finished};
 use super::process::{self, Launch};
 use super::rpc::{PrivateDir, RpcServer};
 use super::{CLIENT_MODULE, python};
+use crate::runtime::{ToolContext, ToolOutput, permission, shell};
 use crate::safety::command::CommandAssessment;
 use crate::safety::policy::CommandEffect;
-use crate::tools::{ToolContext, ToolOutput, permission, shell};
 
 /// What the approval question says about a script.
 const WHY_ASK: &str = "execute_code runs a Python script, which can start programs and change files \
 without passing the approval of terminal commands";
 
-pub(super) async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
+pub(super) async fn run(settings: CodeExecutionSettings, ctx: &ToolContext, args: Value) -> ToolOutput {
     let code = args.get("code").and_then(Value::as_str).unwrap_or("");
     if code.trim().is_empty() {
         return ToolOutput::error("No code provided.");
@@ -39,7 +40,7 @@ pub(super) async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
     // The script may change files by its own means: snapshot for `/undo` before it runs.
     ctx.session.checkpoints.before_change().await;
     let started = Instant::now();
-    match run_approved(ctx, code).await {
+    match run_approved(settings, ctx, code).await {
         Ok((result, failed)) => match failed {
             true => ToolOutput::json_error(result),
             false => ToolOutput::json(result),
@@ -87,8 +88,7 @@ async fn approve(ctx: &ToolContext, code: &str) -> Result<permission::Approval, 
 }
 
 /// Stages and runs an approved script. `Err` when it could not start.
-async fn run_approved(ctx: &ToolContext, code: &str) -> Result<(Value, bool), String> {
-    let settings = ctx.services.code_execution;
+async fn run_approved(settings: CodeExecutionSettings, ctx: &ToolContext, code: &str) -> Result<(Value, bool), String> {
     let sandbox = shell::sandbox::for_command(ctx, false, shell::sandbox::Grants::default())?;
     let root = ctx.session.workspace.root();
     let python = python::interpreter(&ctx.services.child_env, &root, sandbox.as_ref())

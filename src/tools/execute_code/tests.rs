@@ -9,13 +9,13 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::ExecuteCodeTool;
+use crate::runtime::file_io::test_support::test_guard;
+use crate::runtime::{
+    ApprovalDecision, ApprovalRequest, Approver, SessionScope, Tool, ToolContext, ToolOutput, ToolProgress,
+    ToolServices,
+};
 use crate::safety::policy::Mode;
 use crate::tools::execute_code::CodeExecutionSettings;
-use crate::tools::file_io::test_support::test_guard;
-use crate::tools::{
-    ApprovalDecision, ApprovalRequest, Approver, SessionScope, Tool, ToolContext, ToolOutput, ToolProgress,
-    ToolRegistry, ToolServices,
-};
 
 /// Allows the script; answers edits with `edits`; records what was asked.
 struct Answers {
@@ -57,7 +57,7 @@ impl ToolProgress for Cards {
             .push(format!("finished {call_id} {name} {status}"));
         self.finished.notify_one();
     }
-    fn plan(&self, items: Vec<crate::tools::PlanItem>) {
+    fn plan(&self, items: Vec<crate::runtime::PlanItem>) {
         self.events
             .lock()
             .unwrap()
@@ -81,11 +81,14 @@ fn setup(edits: ApprovalDecision, limits: CodeExecutionSettings) -> Setup {
     let cards = Arc::new(Cards::default());
     let root = dir.path().canonicalize().unwrap();
     let mut session = SessionScope::local("session-1", root.clone(), answers.clone());
-    session.tools = ToolRegistry::builtin(test_guard(&root));
-    let services = ToolServices {
-        code_execution: limits,
-        ..Default::default()
-    };
+    session.tools = crate::tools::builtin(
+        test_guard(&root),
+        crate::tools::BuiltinSettings {
+            code_execution: limits,
+            ..Default::default()
+        },
+    );
+    let services = ToolServices::default();
     let ctx = ToolContext::new(
         Arc::new(session),
         Arc::new(services),
@@ -301,7 +304,7 @@ async fn cancel_kills_the_script() {
     let (result, _) = run.await;
     assert_eq!(result["status"], "interrupted");
     assert!(
-        crate::tools::shell::testing::marker_gone(&script).await,
+        crate::runtime::shell::testing::marker_gone(&script).await,
         "python {script} still runs"
     );
 }
@@ -309,7 +312,7 @@ async fn cancel_kills_the_script() {
 #[test]
 fn the_card_shows_the_code() {
     let args = json!({"code": "\n  import os\nprint(1)"});
-    let card = ExecuteCodeTool.present(&args, std::path::Path::new("/w"));
+    let card = ExecuteCodeTool::default().present(&args, std::path::Path::new("/w"));
     assert_eq!(card.title, "Run Python `import os`");
     assert_eq!(card.start_text.unwrap(), "```python\n\n  import os\nprint(1)\n```");
 }

@@ -11,9 +11,9 @@ use serde_json::Value;
 
 use super::approvals;
 use super::entries::{ENTRY_DELIMITER, MemoryFile, MemoryLimits, failure};
+use crate::runtime::{ApprovalDecision, ApprovalRequest, ToolContext, permission};
 use crate::safety::policy::EditTarget;
 use crate::safety::secrets::SecretSet;
-use crate::tools::{ApprovalDecision, ApprovalRequest, ToolContext, permission};
 
 /// `args` with every entry text (`content`, `operations[].content`) redacted.
 pub fn redact_contents(secrets: &SecretSet, mut args: Value) -> Value {

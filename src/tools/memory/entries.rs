@@ -18,7 +18,7 @@ pub use super::format::{
     ENTRY_DELIMITER, char_len, commas, failure, joined_len, parse_entries, percent, sanitize_entries,
 };
 use super::threats;
-use crate::tools::file_io::atomic_write;
+use crate::runtime::file_io::atomic_write;
 
 /// Which memory store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

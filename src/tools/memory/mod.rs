@@ -27,8 +27,8 @@ use serde_json::{Value, json};
 pub use entries::{ENTRY_DELIMITER, MemoryLimits, Target, memory_dir};
 use entries::{MemoryFile, char_len, commas, failure, parse_entries, percent, sanitize_entries};
 
-use super::describe::{self, Presentation, PromptSection, ToolEffect};
-use super::{Tool, ToolContext, ToolOutput};
+use crate::runtime::describe::{self, Presentation, PromptSection, ToolEffect};
+use crate::runtime::{Tool, ToolContext, ToolOutput};
 
 const DESCRIPTION: &str = "Save durable facts to persistent memory that survive across sessions. Memory is injected \
 into every future turn, so keep entries compact and high-signal.\n\n\

@@ -168,7 +168,7 @@ pub fn scan(content: &str) -> Vec<String> {
             .filter(|(re, _)| re.is_match(&normalised))
             .map(|(_, id)| id.to_string()),
     );
-    if super::super::redact::redact(&head) != head {
+    if crate::safety::secrets::redact::redact(&head) != head {
         found.push("secret".to_string());
     }
     found

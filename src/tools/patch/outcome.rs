@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::tools::ToolDisplay;
+use crate::runtime::ToolDisplay;
 
 /// How a mode ended: a success result plus what the editor shows, or an error object.
 pub(crate) enum Outcome {

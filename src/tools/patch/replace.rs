@@ -7,12 +7,12 @@ use serde_json::{Value, json};
 
 use super::fuzzy::{self, NO_MATCH};
 use super::outcome::{Outcome, patch_error, tool_error};
-use crate::tools::file_io::GuardEnv;
-use crate::tools::file_io::beneath::FileMode;
-use crate::tools::file_io::{
+use crate::runtime::file_io::GuardEnv;
+use crate::runtime::file_io::beneath::FileMode;
+use crate::runtime::file_io::{
     self, EditSite, UTF8_BOM, WriteRoute, detect_line_ending, normalize_line_endings, strip_bom,
 };
-use crate::tools::{FileChange, ToolContext, ToolDisplay};
+use crate::runtime::{FileChange, ToolContext, ToolDisplay};
 
 pub(super) async fn run(guard: &GuardEnv, ctx: &ToolContext, args: &Value, raw_path: Option<&str>) -> Outcome {
     let Some(raw_path) = raw_path else {
@@ -25,7 +25,7 @@ pub(super) async fn run(guard: &GuardEnv, ctx: &ToolContext, args: &Value, raw_p
         }
         _ => return tool_error("old_string and new_string must be strings"),
     };
-    let replace_all = crate::tools::args::boolean(args, "replace_all", false);
+    let replace_all = crate::runtime::args::boolean(args, "replace_all", false);
     let path = ctx.session.workspace.resolve(raw_path);
     let shown = file_io::display_path(&path);
 

@@ -8,10 +8,10 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::PatchTool;
-use crate::tools::approver::AllowAll;
-use crate::tools::file_io::EDIT_DENIED;
-use crate::tools::file_io::test_support::{Recorder, json_of, test_ctx, test_guard};
-use crate::tools::{ApprovalDecision, Approver, FileChange, Tool, ToolDisplay, ToolOutput};
+use crate::runtime::approver::AllowAll;
+use crate::runtime::file_io::EDIT_DENIED;
+use crate::runtime::file_io::test_support::{Recorder, json_of, test_ctx, test_guard};
+use crate::runtime::{ApprovalDecision, Approver, FileChange, Tool, ToolDisplay, ToolOutput};
 
 async fn patch(dir: &Path, approver: Arc<dyn Approver>, args: Value) -> ToolOutput {
     PatchTool::with_guard(test_guard(dir))

@@ -11,10 +11,10 @@ use serde_json::{Value, json};
 
 use super::outcome::{Outcome, tool_error};
 use super::{replace, v4a};
+use crate::runtime::describe::{self, Location, Presentation, ToolEffect, ToolKind};
+use crate::runtime::file_io::{self, GuardEnv};
+use crate::runtime::{Tool, ToolContext, ToolOutput};
 use crate::sync::lock;
-use crate::tools::describe::{self, Location, Presentation, ToolEffect, ToolKind};
-use crate::tools::file_io::{self, GuardEnv};
-use crate::tools::{Tool, ToolContext, ToolOutput};
 
 const DESCRIPTION: &str = "Targeted find-and-replace edits in files. Use this instead of sed/awk in terminal. Uses \
 fuzzy matching (9 strategies) so minor whitespace/indentation differences won't break it. Returns a unified diff. \
@@ -46,7 +46,7 @@ impl PatchTool {
         };
         let raw_path = args.get("path").and_then(Value::as_str).filter(|p| !p.is_empty());
         let patch_text = args.get("patch").and_then(Value::as_str);
-        let cross_profile = crate::tools::args::boolean(&args, "cross_profile", false);
+        let cross_profile = crate::runtime::args::boolean(&args, "cross_profile", false);
 
         // Every path the call names is checked before anything else, as Hermes does.
         let mut named: Vec<&str> = raw_path.into_iter().collect();
@@ -199,7 +199,7 @@ impl Tool for PatchTool {
             None => named
                 .iter()
                 .map(|p| Location {
-                    path: crate::tools::workspace::resolve_against(cwd, p),
+                    path: crate::runtime::workspace::resolve_against(cwd, p),
                     line: None,
                 })
                 .collect(),

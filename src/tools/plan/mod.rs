@@ -7,20 +7,17 @@
 //! mode's note for the model and the hint added to refusals live here too, so the tool's name
 //! stays with the tool.
 
-mod seam;
 mod steps;
 #[cfg(test)]
 mod tests;
-
-pub use seam::{LocalModeSwitch, ModeSwitch};
 
 use std::path::Path;
 
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
-use super::describe::{PlanItem, PlanStatus, Presentation, ToolEffect, ToolKind};
-use super::{ApprovalDecision, ApprovalRequest, Tool, ToolContext, ToolOutput};
+use crate::runtime::describe::{PlanItem, PlanStatus, Presentation, ToolEffect, ToolKind};
+use crate::runtime::{ApprovalDecision, ApprovalRequest, Tool, ToolContext, ToolOutput};
 use crate::safety::policy::Mode;
 
 /// The tool's name (Claude Code's, which models know).
@@ -44,14 +41,6 @@ not start the work before the plan is approved.";
 /// The note for the model in `mode`, if that mode has one.
 pub fn mode_note(mode: Mode) -> Option<&'static str> {
     (mode == Mode::Plan).then_some(PLAN_MODE_NOTE)
-}
-
-/// A refusal in `mode` with the way out: in plan mode, this tool.
-pub fn with_hint(mode: Mode, reason: String) -> String {
-    match mode {
-        Mode::Plan => format!("{reason} Call {NAME} with the plan when it is ready."),
-        _ => reason,
-    }
 }
 
 /// Registered as `exit_plan_mode`.
@@ -92,6 +81,10 @@ impl Tool for ExitPlanModeTool {
 
     fn available_in(&self, mode: Mode) -> bool {
         mode == Mode::Plan
+    }
+
+    fn way_out(&self, mode: Mode) -> Option<String> {
+        (mode == Mode::Plan).then(|| format!("Call {NAME} with the plan when it is ready."))
     }
 
     fn present(&self, args: &Value, _cwd: &Path) -> Presentation {

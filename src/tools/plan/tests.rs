@@ -8,8 +8,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::*;
-use crate::tools::file_io::test_support::{Recorder, test_ctx};
-use crate::tools::{ApprovalDecision, ToolProgress, ToolRegistry};
+use crate::runtime::file_io::test_support::{Recorder, test_ctx};
+use crate::runtime::{ApprovalDecision, ToolProgress, ToolRegistry};
 
 /// Records the plans a tool publishes.
 #[derive(Default)]
@@ -100,10 +100,10 @@ async fn only_plan_mode_offers_it_and_refusals_there_point_to_it() {
     assert!(out.is_error && out.content.contains("not available in accept_edits mode"));
     assert_eq!(ctx.session.state.mode(), Mode::AcceptEdits);
     assert!(
-        with_hint(Mode::Plan, "Plan mode: no.".into())
+        (registry.with_way_out(Mode::Plan, "Plan mode: no.".into()))
             .ends_with(&format!("Call {NAME} with the plan when it is ready."))
     );
-    assert_eq!(with_hint(Mode::ReadOnly, "no".into()), "no");
+    assert_eq!(registry.with_way_out(Mode::ReadOnly, "no".into()), "no");
     assert!(mode_note(Mode::Plan).unwrap().contains(NAME));
     assert_eq!(mode_note(Mode::Default), None);
 }

@@ -1,277 +1,301 @@
-//! Background processes of one session (started by `terminal(background=true)`) and the
-//! `process` tool that manages them. Each process leads its own process group; one monitor task
-//! per process captures its merged output into a bounded ring and records its exit. The table
-//! is owned by the session's tool state, so dropping it (session close, server exit) kills
-//! every process still running.
+//! The `process` tool: list, poll, log, wait, kill, write, submit and close for the session's
+//! background processes, with Hermes' parameter schema and result shapes.
 
-mod tool;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::future::BoxFuture;
+use serde_json::{Value, json};
+
+use crate::runtime::args;
+use crate::runtime::describe::{self, Presentation, ToolEffect, ToolKind};
+use crate::runtime::processes::BackgroundProcess;
+use crate::runtime::shell::capture::tail_chars;
+use crate::runtime::{Tool, ToolContext, ToolOutput};
+use crate::tools::terminal::DEFAULT_TIMEOUT_SECS;
 
 #[cfg(test)]
 mod tests;
 
-pub use tool::ProcessTool;
+/// Lines `log` returns when no limit is given.
+const DEFAULT_LOG_LINES: i64 = 200;
 
-use std::ffi::OsStr;
-use std::io;
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+/// The `process` tool.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct ProcessTool;
 
-use tokio::process::ChildStdin;
-use tokio::sync::watch;
-use tokio::task::AbortHandle;
+const DESCRIPTION: &str = "Manage background processes started with terminal(background=true). \
+Actions: 'list' (show all), 'poll' (check status + new output), 'log' (full output with \
+pagination), 'wait' (block until done or timeout), 'kill' (terminate), 'write' (send raw stdin \
+data without newline), 'submit' (send data + Enter, for answering prompts), 'close' (close \
+stdin/send EOF).";
 
-use super::shell::capture::OutputRing;
-use super::shell::{self, EnvSnapshot, StdinMode};
-use crate::safety::sandbox::PreparedSandbox;
-use crate::safety::secrets::ChildEnv;
-use crate::sync::lock;
-
-/// Output kept per process (Hermes' rolling buffer size).
-pub const MAX_OUTPUT_CHARS: usize = 200_000;
-
-/// Processes tracked per session before finished ones are pruned.
-const MAX_PROCESSES: usize = 64;
-
-/// Finished processes are forgotten after this long.
-const FINISHED_TTL: Duration = Duration::from_secs(30 * 60);
-
-/// How long `kill_all` lets processes react to SIGTERM before SIGKILL.
-const KILL_ALL_GRACE: Duration = Duration::from_millis(100);
-
-/// Starts a background command: restores the session's exported environment, enters the
-/// working directory, then runs the command. `$1` command, `$2` env snapshot, `$3` cwd.
-const BACKGROUND_SCRIPT: &str = r#"__hermes_cmd=$1
-if [ -s "$2" ]; then . "$2" >/dev/null 2>&1; fi
-cd -- "$3" || exit 126
-shift 3
-eval "$__hermes_cmd""#;
-
-/// Background processes of one session, plus the session shell's saved environment (the other
-/// piece of per-session shell state).
-#[derive(Default)]
-pub struct ProcessTable {
-    processes: Mutex<Vec<Arc<BackgroundProcess>>>,
-    env: EnvSnapshot,
-}
-
-/// One process started with `terminal(background=true)`.
-pub struct BackgroundProcess {
-    /// `proc_<12 hex>`, the `session_id` the model passes to the `process` tool.
-    pub id: String,
-    pub command: String,
-    pub cwd: PathBuf,
-    /// Leader pid, also the process group id.
-    pub pid: i32,
-    started_at: chrono::DateTime<chrono::Local>,
-    started: Instant,
-    output: Mutex<OutputRing>,
-    /// `Some(exit code)` once the leader exited and its output was drained.
-    exit: watch::Sender<Option<i64>>,
-    /// When it exited, for pruning.
-    ended: Mutex<Option<Instant>>,
-    stdin: tokio::sync::Mutex<Option<ChildStdin>>,
-    monitor: Mutex<Option<AbortHandle>>,
-}
-
-impl ProcessTable {
-    /// Starts `command` in `cwd` in the background (under the OS sandbox when one is given),
-    /// restoring the session shell's environment from `saved_env`, and tracks it.
-    /// `sweep` (see `shell::sandbox::Sweep`) runs when it exits.
-    pub fn spawn(
-        &self,
-        command: &str,
-        cwd: &Path,
-        env: &ChildEnv,
-        sandbox: Option<&PreparedSandbox>,
-        sweep: Option<shell::sandbox::Sweep>,
-        saved_env: &Path,
-    ) -> io::Result<Arc<BackgroundProcess>> {
-        let args = [OsStr::new(command), saved_env.as_os_str(), cwd.as_os_str()];
-        let mut child = shell::spawn(BACKGROUND_SCRIPT, &args, cwd, StdinMode::Piped, env, sandbox)?;
-        let process = Arc::new(BackgroundProcess {
-            id: new_id(),
-            command: command.to_string(),
-            cwd: cwd.to_path_buf(),
-            pid: child.pid,
-            started_at: chrono::Local::now(),
-            started: Instant::now(),
-            output: Mutex::new(OutputRing::new(MAX_OUTPUT_CHARS)),
-            exit: watch::Sender::new(None),
-            ended: Mutex::new(None),
-            stdin: tokio::sync::Mutex::new(child.stdin.take()),
-            monitor: Mutex::new(None),
-        });
-        let monitored = Arc::clone(&process);
-        let task = tokio::spawn(async move {
-            let status = child
-                .run_to_exit(&mut |bytes: &[u8]| lock(&monitored.output).push(bytes))
-                .await;
-            let code = status.map(shell::exit_code).unwrap_or(-1);
-            if let Some(note) = sweep.and_then(|s| shell::sandbox::sweep_note(Some(&s))) {
-                lock(&monitored.output).push(format!("\n[{note}]\n").as_bytes());
-            }
-            *lock(&monitored.ended) = Some(Instant::now());
-            monitored.exit.send_replace(Some(code));
-            tracing::debug!(id = %monitored.id, code, "background process exited");
-        });
-        *lock(&process.monitor) = Some(task.abort_handle());
-        let mut processes = lock(&self.processes);
-        prune(&mut processes);
-        processes.push(Arc::clone(&process));
-        Ok(process)
+impl Tool for ProcessTool {
+    fn name(&self) -> &'static str {
+        "process"
     }
 
-    /// The process with this id.
-    pub fn get(&self, id: &str) -> Option<Arc<BackgroundProcess>> {
-        lock(&self.processes).iter().find(|p| p.id == id).cloned()
+    fn description(&self) -> String {
+        DESCRIPTION.to_string()
     }
 
-    /// Every tracked process, oldest first.
-    pub fn list(&self) -> Vec<Arc<BackgroundProcess>> {
-        lock(&self.processes).clone()
-    }
-
-    /// The session shell's saved state and private scratch directory.
-    pub fn shell_state(&self) -> &EnvSnapshot {
-        &self.env
-    }
-
-    /// Kills every tracked process group that is still running, synchronously: SIGTERM, a short
-    /// grace, then SIGKILL. Called on session close and server exit (and by `Drop`).
-    pub fn kill_all(&self) {
-        let processes = std::mem::take(&mut *lock(&self.processes));
-        let running: Vec<_> = processes.iter().filter(|p| p.exit_code().is_none()).collect();
-        for process in &running {
-            shell::signal_group(process.pid, shell::SIGTERM);
-        }
-        if !running.is_empty() {
-            std::thread::sleep(KILL_ALL_GRACE);
-        }
-        for process in &running {
-            shell::signal_group(process.pid, shell::SIGKILL);
-        }
-        for process in &processes {
-            if let Some(monitor) = lock(&process.monitor).take() {
-                monitor.abort();
-            }
-            // The monitor will never record the exit now; release anyone still waiting for it.
-            process.exit.send_if_modified(|code| {
-                let unset = code.is_none();
-                if unset {
-                    *code = Some(-i64::from(shell::SIGKILL));
+    fn parameters(&self) -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "action": {
+                    "type": "string",
+                    "enum": ["list", "poll", "log", "wait", "kill", "write", "submit", "close"],
+                    "description": "Action to perform on background processes"
+                },
+                "session_id": {
+                    "type": "string",
+                    "description": "Process session ID (from terminal background output). Required for all actions except 'list'."
+                },
+                "data": {
+                    "type": "string",
+                    "description": "Text to send to process stdin (for 'write' and 'submit' actions)"
+                },
+                "timeout": {
+                    "type": "integer",
+                    "description": "Max seconds to block for 'wait' action. Returns partial output on timeout.",
+                    "minimum": 1
+                },
+                "offset": {
+                    "type": "integer",
+                    "description": "Line offset for 'log' action (default: last 200 lines)"
+                },
+                "limit": {
+                    "type": "integer",
+                    "description": "Max lines to return for 'log' action",
+                    "minimum": 1
                 }
-                unset
-            });
+            },
+            "required": ["action"]
+        })
+    }
+
+    fn run<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
+        Box::pin(run(ctx, args))
+    }
+
+    fn effect(&self, args: &Value) -> ToolEffect {
+        match describe::arg(args, "action") {
+            Some("kill" | "write" | "submit" | "close") => ToolEffect::ControlsProcess,
+            _ => ToolEffect::ReadOnly,
+        }
+    }
+
+    fn present(&self, args: &Value, cwd: &Path) -> Presentation {
+        let action = describe::arg(args, "action");
+        let verb = action.unwrap_or("manage");
+        Presentation {
+            kind: ToolKind::Execute,
+            title: title(verb, describe::arg(args, "session_id")),
+            start_text: Some(format!("Process action: {}", action.unwrap_or("?"))),
+            ..describe::generic_presentation(self.name(), args, cwd)
         }
     }
 }
 
-impl Drop for ProcessTable {
-    fn drop(&mut self) {
-        self.kill_all();
+/// The card title: what is done to which background process, as a phrase.
+fn title(verb: &str, id: Option<&str>) -> String {
+    let what = match verb {
+        "list" => return "List background processes".to_string(),
+        "poll" => "Check",
+        "log" => "Read the output of",
+        "wait" => "Wait for",
+        "kill" => "Kill",
+        "write" | "submit" => "Send input to",
+        "close" => "Close the input of",
+        _ => "Manage",
+    };
+    match id {
+        Some(id) => format!("{what} process {}", describe::code_span(id)),
+        None => format!("{what} a background process"),
     }
 }
 
-impl BackgroundProcess {
-    /// The exit code once the process has exited.
-    pub fn exit_code(&self) -> Option<i64> {
-        *self.exit.borrow()
+async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
+    let action = args::string(&args, "action").unwrap_or_default();
+    let table = &ctx.session.state.processes;
+    if action == "list" {
+        let processes: Vec<Value> = table.list().iter().map(|p| list_entry(p)).collect();
+        return ToolOutput::json(json!({ "processes": processes }));
     }
-
-    /// `running` or `exited`, as Hermes reports it.
-    pub fn status(&self) -> &'static str {
-        if self.exit_code().is_some() {
-            "exited"
-        } else {
-            "running"
-        }
+    if !matches!(
+        action.as_str(),
+        "poll" | "log" | "wait" | "kill" | "write" | "submit" | "close"
+    ) {
+        return ToolOutput::error(format!(
+            "Unknown process action: {action}. Use: list, poll, log, wait, kill, write, submit, close"
+        ));
     }
-
-    pub fn uptime_seconds(&self) -> u64 {
-        self.started.elapsed().as_secs()
+    let session_id = args::string(&args, "session_id").unwrap_or_default();
+    if session_id.is_empty() {
+        return ToolOutput::error(format!("session_id is required for {action}"));
     }
+    let Some(process) = table.get(&session_id) else {
+        return finish(json!({"status": "not_found", "error": format!("No process with ID {session_id}")}));
+    };
+    let data = args::string(&args, "data").unwrap_or_default();
+    let result = match action.as_str() {
+        "poll" => poll(&process),
+        "log" => log(&process, args::int(&args, "offset"), args::int(&args, "limit")),
+        "wait" => wait(ctx, &process, args::int(&args, "timeout")).await,
+        "kill" => kill(&process).await,
+        "write" => write(&process, data).await,
+        "submit" => write(&process, data + "\n").await,
+        _ => close(&process).await,
+    };
+    finish(result)
+}
 
-    /// Start time in local time, `YYYY-MM-DDTHH:MM:SS`.
-    pub fn started_at(&self) -> String {
-        self.started_at.format("%Y-%m-%dT%H:%M:%S").to_string()
+/// Results carrying an `error` are failures for the editor card; the rest are plain results.
+fn finish(result: Value) -> ToolOutput {
+    if result.get("error").is_some_and(|e| !e.is_null()) {
+        ToolOutput::json_error(result)
+    } else {
+        ToolOutput::json(result)
     }
+}
 
-    /// The last `n` characters of output, ANSI escapes removed.
-    pub fn output_tail(&self, n: usize) -> String {
-        shell::ansi::strip_ansi(lock(&self.output).tail(n))
+fn list_entry(process: &BackgroundProcess) -> Value {
+    let mut entry = json!({
+        "session_id": process.id,
+        "command": process.command.chars().take(200).collect::<String>(),
+        "cwd": process.cwd.display().to_string(),
+        "pid": process.pid,
+        "started_at": process.started_at(),
+        "uptime_seconds": process.uptime_seconds(),
+        "status": process.status(),
+        "output_preview": process.output_tail(200),
+    });
+    if let Some(code) = process.exit_code() {
+        entry["exit_code"] = json!(code);
     }
+    entry
+}
 
-    /// All output kept, ANSI escapes removed.
-    pub fn output(&self) -> String {
-        shell::ansi::strip_ansi(lock(&self.output).text())
+fn poll(process: &BackgroundProcess) -> Value {
+    let mut result = json!({
+        "session_id": process.id,
+        "command": process.command,
+        "status": process.status(),
+        "pid": process.pid,
+        "uptime_seconds": process.uptime_seconds(),
+        "output_preview": process.output_tail(1000),
+    });
+    if let Some(code) = process.exit_code() {
+        result["exit_code"] = json!(code);
     }
+    result
+}
 
-    /// Waits until the process has exited; returns its exit code.
-    pub async fn wait_exit(&self) -> i64 {
-        let mut exit = self.exit.subscribe();
-        match exit.wait_for(Option::is_some).await {
-            Ok(code) => code.unwrap_or(-1),
-            // The sender lives in `self`, so it cannot be gone while we borrow it.
-            Err(_) => -1,
-        }
-    }
+/// Without `offset`, the last `limit` lines. With one, `limit` lines from that line (a
+/// negative offset counts from the end). Hermes returned the tail even for an explicit
+/// `offset: 0`; here 0 means the first line.
+fn log(process: &BackgroundProcess, offset: Option<i64>, limit: Option<i64>) -> Value {
+    let output = process.output();
+    let lines: Vec<&str> = output.lines().collect();
+    let total = lines.len();
+    let limit = usize::try_from(limit.unwrap_or(DEFAULT_LOG_LINES).max(1)).unwrap_or(usize::MAX);
+    let start = match offset {
+        None => total.saturating_sub(limit),
+        Some(o) if o < 0 => total.saturating_sub(usize::try_from(o.unsigned_abs()).unwrap_or(usize::MAX)),
+        Some(o) => usize::try_from(o).unwrap_or(usize::MAX).min(total),
+    };
+    let selected = &lines[start..start.saturating_add(limit).min(total)];
+    json!({
+        "session_id": process.id,
+        "status": process.status(),
+        "output": selected.join("\n"),
+        "total_lines": total,
+        "showing": format!("{} lines", selected.len()),
+    })
+}
 
-    /// Kills the process group: SIGTERM, then SIGKILL if the leader is still there after the
-    /// grace period. Returns the exit code (minus the signal number when killed by one).
-    pub async fn kill(&self) -> Option<i64> {
-        shell::signal_group(self.pid, shell::SIGTERM);
-        if let Ok(code) = tokio::time::timeout(shell::KILL_GRACE, self.wait_exit()).await {
-            return Some(code);
-        }
-        shell::signal_group(self.pid, shell::SIGKILL);
-        tokio::time::timeout(Duration::from_secs(5), self.wait_exit())
-            .await
-            .ok()
-    }
-
-    /// Writes `data` to the process's stdin. `Ok(false)` when stdin was already closed.
-    pub async fn write_stdin(&self, data: &[u8]) -> io::Result<bool> {
-        use tokio::io::AsyncWriteExt;
-        let mut stdin = self.stdin.lock().await;
-        let Some(pipe) = stdin.as_mut() else {
-            return Ok(false);
-        };
-        // A process that never reads would block the write forever once the pipe is full.
-        let write = async {
-            pipe.write_all(data).await?;
-            pipe.flush().await
-        };
-        match tokio::time::timeout(Duration::from_secs(10), write).await {
-            Ok(result) => result.map(|()| true),
-            Err(_) => Err(io::Error::new(
-                io::ErrorKind::TimedOut,
-                "timed out writing to stdin (the process is not reading it)",
+/// Blocks until the process exits, the timeout passes (default and maximum: the terminal's
+/// default timeout), or the turn is cancelled.
+async fn wait(ctx: &ToolContext, process: &Arc<BackgroundProcess>, timeout: Option<i64>) -> Value {
+    let max = DEFAULT_TIMEOUT_SECS;
+    let requested = timeout.map(|t| t.max(1) as u64);
+    let (effective, clamp_note) = match requested {
+        Some(t) if t > max => (
+            max,
+            Some(format!(
+                "Requested wait of {t}s was clamped to configured limit of {max}s"
             )),
+        ),
+        Some(t) => (t, None),
+        None => (max, None),
+    };
+    let mut result = tokio::select! {
+        // An exit that already happened wins over a cancel that already happened.
+        biased;
+        code = tokio::time::timeout(Duration::from_secs(effective), process.wait_exit()) => match code {
+            Ok(code) => json!({
+                "status": "exited",
+                "exit_code": code,
+                "output": tail_chars(&process.output(), 2000),
+            }),
+            Err(_) => json!({
+                "status": "timeout",
+                "output": process.output_tail(1000),
+                "timeout_note": format!("Waited {effective}s, process still running"),
+            }),
+        },
+        () = ctx.cancel.cancelled() => json!({
+            "status": "interrupted",
+            "output": process.output_tail(1000),
+            "note": "Turn cancelled -- wait interrupted",
+        }),
+    };
+    if let Some(note) = clamp_note {
+        result["timeout_note"] = json!(note);
+    }
+    result
+}
+
+async fn kill(process: &BackgroundProcess) -> Value {
+    if let Some(code) = process.exit_code() {
+        return json!({"status": "already_exited", "exit_code": code});
+    }
+    match process.kill().await {
+        Some(_) => json!({"status": "killed", "session_id": process.id}),
+        None => {
+            json!({"status": "error", "error": format!("Process {} did not exit after SIGKILL", process.id)})
         }
     }
+}
 
-    /// Closes stdin (the process sees end-of-file). `false` when it was already closed.
-    pub async fn close_stdin(&self) -> bool {
-        self.stdin.lock().await.take().is_some()
+async fn write(process: &BackgroundProcess, data: String) -> Value {
+    if process.exit_code().is_some() {
+        return already_exited();
+    }
+    match process.write_stdin(data.as_bytes()).await {
+        Ok(true) => json!({"status": "ok", "bytes_written": data.len()}),
+        Ok(false) => stdin_unavailable(),
+        Err(e) => json!({"status": "error", "error": e.to_string()}),
     }
 }
 
-/// Drops finished processes past their TTL, then the oldest finished ones while over the cap.
-fn prune(processes: &mut Vec<Arc<BackgroundProcess>>) {
-    let expired = |p: &BackgroundProcess| lock(&p.ended).is_some_and(|t| t.elapsed() > FINISHED_TTL);
-    processes.retain(|p| !expired(p));
-    while processes.len() >= MAX_PROCESSES {
-        let Some(oldest) = processes.iter().position(|p| p.exit_code().is_some()) else {
-            break;
-        };
-        processes.remove(oldest);
+async fn close(process: &BackgroundProcess) -> Value {
+    if process.exit_code().is_some() {
+        return already_exited();
+    }
+    if process.close_stdin().await {
+        json!({"status": "ok", "message": "stdin closed"})
+    } else {
+        stdin_unavailable()
     }
 }
 
-fn new_id() -> String {
-    let hex: String = (0..12)
-        .map(|_| char::from_digit(fastrand::u32(0..16), 16).unwrap_or('0'))
-        .collect();
-    format!("proc_{hex}")
+fn already_exited() -> Value {
+    json!({"status": "already_exited", "error": "Process has already finished"})
+}
+
+fn stdin_unavailable() -> Value {
+    json!({"status": "error", "error": "Process stdin not available (stdin closed)"})
 }

@@ -7,10 +7,11 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::*;
-use crate::tools::approver::AllowAll;
-use crate::tools::shell::testing::{marked_sleep, marker_gone, pid_gone, test_ctx, unique_marker};
+use crate::runtime::approver::AllowAll;
+use crate::runtime::processes::ProcessTable;
+use crate::runtime::shell::testing::{marked_sleep, marker_gone, pid_gone, test_ctx, unique_marker};
+use crate::runtime::{SessionToolState, Tool, ToolContext};
 use crate::tools::terminal::TerminalTool;
-use crate::tools::{SessionToolState, Tool, ToolContext};
 
 async fn process(ctx: &ToolContext, args: Value) -> (Value, bool) {
     let out = ProcessTool.run(ctx, args).await;

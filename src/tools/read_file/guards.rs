@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use crate::tools::workspace::{home_dir, normalize};
+use crate::runtime::workspace::{home_dir, normalize};
 
 /// Paths whose reads hang the process (infinite output or waiting for input).
 const BLOCKED_DEVICE_PATHS: &[&str] = &[

@@ -19,8 +19,8 @@ use std::path::Path;
 use futures::future::BoxFuture;
 use serde_json::{Map, Value, json};
 
-use super::{Presentation, ToolEffect};
-use super::{Tool, ToolContext, ToolOutput};
+use crate::runtime::{Presentation, ToolEffect};
+use crate::runtime::{Tool, ToolContext, ToolOutput};
 use crate::text::thousands;
 use reader::{EXACT_COUNT_MAX_BYTES, LineTotal, MAX_READ_CHARS, Page, PageRequest};
 
@@ -80,7 +80,7 @@ impl Tool for ReadFileTool {
     }
 
     fn brief(&self, args: &Value) -> Option<String> {
-        super::describe::arg(args, "path").map(|p| super::describe::clip(p, 80))
+        crate::runtime::describe::arg(args, "path").map(|p| crate::runtime::describe::clip(p, 80))
     }
 }
 

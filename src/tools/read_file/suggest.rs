@@ -94,7 +94,7 @@ fn shares_enough(a: &str, b: &str) -> bool {
 
 /// The directory part of the typed path (`~` expanded), or `.` when it had none.
 fn shown_dirname(raw: &str) -> String {
-    let expanded = crate::tools::workspace::expand_home(raw.trim());
+    let expanded = crate::runtime::workspace::expand_home(raw.trim());
     let text = expanded.to_string_lossy().into_owned();
     match text.rfind('/') {
         Some(0) => "/".to_string(),

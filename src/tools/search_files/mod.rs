@@ -23,8 +23,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::read_file::coerce_int;
 use super::read_file::guards;
-use super::{Presentation, ToolEffect};
-use super::{Tool, ToolContext, ToolDisplay, ToolOutput};
+use crate::runtime::{Presentation, ToolEffect};
+use crate::runtime::{Tool, ToolContext, ToolDisplay, ToolOutput};
 
 const DESCRIPTION: &str = "Search file contents or find files by name. Use this instead of \
 grep/rg/find/ls in terminal. Ripgrep-backed, faster than shell equivalents.\n\nContent search \

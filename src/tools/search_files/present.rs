@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::tools::describe::{self, Presentation, ToolKind};
+use crate::runtime::describe::{self, Presentation, ToolKind};
 
 pub(super) fn present(args: &Value, cwd: &Path) -> Presentation {
     let pattern = describe::arg(args, "pattern");

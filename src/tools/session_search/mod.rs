@@ -11,8 +11,8 @@ mod tests;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
-use super::describe::{self, Presentation, ToolEffect};
-use super::{Tool, ToolContext, ToolOutput};
+use crate::runtime::describe::{self, Presentation, ToolEffect};
+use crate::runtime::{Tool, ToolContext, ToolOutput};
 use crate::store::SearchOrder;
 
 const DESCRIPTION: &str = "Search past sessions stored in the local session DB, or scroll inside one. FTS5-backed \

@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::runtime::shell::ansi::strip_ansi;
 use crate::store::{FoundMessage, SessionRecord, iso8601};
-use crate::tools::shell::ansi::strip_ansi;
 
 /// No message is cut below this many characters, whatever the budget.
 const MIN_CAP: usize = 300;

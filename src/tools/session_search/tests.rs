@@ -8,9 +8,9 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::*;
+use crate::runtime::approver::AllowAll;
+use crate::runtime::{SessionScope, ToolServices};
 use crate::store::{SessionRecord, Store, now_ms};
-use crate::tools::approver::AllowAll;
-use crate::tools::{SessionScope, ToolServices};
 use crate::transcript::{Message, ToolCall};
 
 fn ctx(store: Option<Store>, session: &str) -> ToolContext {
@@ -319,7 +319,7 @@ async fn huge_messages_are_cut_to_fit_the_result_limit() {
     let (r, _) = search(&store, json!({"session_id": "huge"})).await;
     let text = r.to_string();
     assert!(
-        text.chars().count() < crate::tools::output::MAX_RESULT_CHARS,
+        text.chars().count() < crate::runtime::output::MAX_RESULT_CHARS,
         "{} chars",
         text.len()
     );
@@ -331,7 +331,7 @@ async fn huge_messages_are_cut_to_fit_the_result_limit() {
         json!({"session_id": "huge", "around_message_id": anchor, "window": 20}),
     )
     .await;
-    assert!(r.to_string().chars().count() < crate::tools::output::MAX_RESULT_CHARS);
+    assert!(r.to_string().chars().count() < crate::runtime::output::MAX_RESULT_CHARS);
     let (r, _) = search(&store, json!({"query": "word", "limit": 10})).await;
-    assert!(r.to_string().chars().count() < crate::tools::output::MAX_RESULT_CHARS);
+    assert!(r.to_string().chars().count() < crate::runtime::output::MAX_RESULT_CHARS);
 }

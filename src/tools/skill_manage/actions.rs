@@ -11,7 +11,7 @@ use super::files;
 use super::paths;
 use super::tree::{Outcome, Skills, restore};
 use super::{guard, validate};
-use crate::tools::file_io::{atomic_write, read_disk};
+use crate::runtime::file_io::{atomic_write, read_disk};
 
 /// The arguments of one call (absent strings are `None`; Hermes treats `""` as absent for
 /// `content`, `old_string` and `file_path`).

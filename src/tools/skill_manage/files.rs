@@ -9,8 +9,8 @@ use serde_json::json;
 use super::paths::resolve_target;
 use super::tree::{Outcome, Skills, restore};
 use super::validate::{self, ALLOWED_SUBDIRS, MAX_SKILL_FILE_BYTES};
+use crate::runtime::file_io::{atomic_write, read_disk};
 use crate::text::thousands;
-use crate::tools::file_io::{atomic_write, read_disk};
 use crate::tools::patch::fuzzy;
 
 /// Whether `target` is the skill's own SKILL.md (then a write must keep its front matter valid).

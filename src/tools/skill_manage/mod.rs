@@ -35,9 +35,9 @@ pub use paths::SkillsRoot;
 use schema::{description, parameters};
 pub use tree::{Outcome, Skills};
 
-use super::describe::{self, Presentation, ToolEffect, ToolKind};
-use super::file_io::GuardEnv;
-use super::{Tool, ToolContext, ToolDisplay, ToolOutput};
+use crate::runtime::describe::{self, Presentation, ToolEffect, ToolKind};
+use crate::runtime::file_io::GuardEnv;
+use crate::runtime::{Tool, ToolContext, ToolDisplay, ToolOutput};
 use crate::safety::secrets::SecretSet;
 
 /// The `skill_manage` tool.
@@ -45,16 +45,18 @@ use crate::safety::secrets::SecretSet;
 pub struct SkillManageTool {
     /// `HERMES_HOME` as Hermes shows it in the description (`~/…` under the home directory).
     shown_home: String,
+    /// `skills.*`: whether what the agent writes gets the threat scan.
+    settings: SkillsSettings,
 }
 
 impl SkillManageTool {
     /// The tool for the `HERMES_HOME` the guards were built for.
-    pub fn new(guard: &GuardEnv) -> SkillManageTool {
+    pub fn new(guard: &GuardEnv, settings: SkillsSettings) -> SkillManageTool {
         let shown_home = match guard.hermes_home.strip_prefix(&guard.home) {
             Ok(rel) => format!("~/{}", rel.display()),
             Err(_) => guard.hermes_home.display().to_string(),
         };
-        SkillManageTool { shown_home }
+        SkillManageTool { shown_home, settings }
     }
 }
 
@@ -70,7 +72,7 @@ pub fn request(args: &Value) -> Request {
         file_content: text("file_content"),
         old_string: text("old_string"),
         new_string: text("new_string"),
-        replace_all: super::args::boolean(args, "replace_all", false),
+        replace_all: crate::runtime::args::boolean(args, "replace_all", false),
         absorbed_into: text("absorbed_into"),
     }
 }
@@ -107,7 +109,7 @@ impl Tool for SkillManageTool {
                     "error": "Skills are not available: HERMES_HOME is not configured for this session.",
                 }));
             };
-            let guard = ctx.services.skills.guard_agent_created;
+            let guard = self.settings.guard_agent_created;
             let req = request(&args);
             let secrets = ctx.services.secrets.clone();
             let outcome = match tokio::task::spawn_blocking(move || manage(&home, guard, secrets, req)).await {

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::paths::SkillsRoot;
+use crate::runtime::FileChange;
+use crate::runtime::file_io::atomic_write;
 use crate::safety::secrets::SecretSet;
-use crate::tools::FileChange;
-use crate::tools::file_io::atomic_write;
 
 /// What an action did: the result object, and the files it changed (for the card's diff).
 #[derive(Debug, Clone, PartialEq)]

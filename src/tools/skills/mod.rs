@@ -18,8 +18,8 @@ use serde_json::{Value, json};
 pub use scan::{SkillEntry, skills_dir};
 pub use view::view as view_skill;
 
-use super::describe::{self, Presentation, PromptSection, ToolEffect, ToolKind};
-use super::{Tool, ToolContext, ToolOutput};
+use crate::runtime::describe::{self, Presentation, PromptSection, ToolEffect, ToolKind};
+use crate::runtime::{Tool, ToolContext, ToolOutput};
 
 /// Descriptions in the system-prompt index are cut to this many characters.
 const PROMPT_DESCRIPTION_CHARS: usize = 60;

@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::*;
-use crate::tools::approver::AllowAll;
-use crate::tools::{SessionScope, ToolServices};
+use crate::runtime::approver::AllowAll;
+use crate::runtime::{SessionScope, ToolServices};
 
 fn ctx(home: Option<&Path>) -> ToolContext {
     let session = SessionScope::local("s1", std::env::temp_dir(), Arc::new(AllowAll));

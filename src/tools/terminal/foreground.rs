@@ -10,15 +10,17 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::{MAX_OUTPUT_CHARS, guard, hosted};
+use crate::runtime::output::head_tail;
+use crate::runtime::shell::ansi::strip_ansi;
+use crate::runtime::shell::capture::HeadTail;
+use crate::runtime::shell::{self, StdinMode, sandbox};
 use crate::safety::sandbox::launch;
-use crate::tools::output::head_tail;
-use crate::tools::shell::capture::HeadTail;
-use crate::tools::shell::{self, StdinMode, ansi::strip_ansi, sandbox};
 
 /// Why a command meant for the editor's terminal did not run.
 const NO_LAUNCHER: &str = "Command execution failed: the OS sandbox needs this agent's own \
 executable to run a command in the editor's terminal, and it cannot be found";
-use crate::tools::{HostCommand, HostRun, ToolContext, ToolDisplay, ToolOutput, redact};
+use crate::runtime::{HostCommand, HostRun, ToolContext, ToolDisplay, ToolOutput};
+use crate::safety::secrets::redact;
 
 /// Bytes kept from each end of the output before decoding; comfortably more than the 40 %/60 %
 /// of [`MAX_OUTPUT_CHARS`] that survive the final cut, even with escape sequences.

@@ -17,9 +17,9 @@ use std::time::Duration;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
-use super::describe::{self, Presentation, ToolEffect, ToolKind};
-use super::shell::sandbox::Grants;
-use super::{Tool, ToolContext, ToolDisplay, ToolOutput, args, permission};
+use crate::runtime::describe::{self, Presentation, ToolEffect, ToolKind};
+use crate::runtime::shell::sandbox::Grants;
+use crate::runtime::{Tool, ToolContext, ToolDisplay, ToolOutput, args, permission};
 use crate::safety::policy::{CommandEffect, Mode};
 use foreground::Foreground;
 use permission::Approval;
@@ -199,11 +199,11 @@ fn start_background(
     launch: Launch,
     notes: Vec<(&'static str, String)>,
 ) -> ToolOutput {
-    let sandbox = match super::shell::sandbox::for_command(ctx, launch.unsandboxed, launch.grants) {
+    let sandbox = match crate::runtime::shell::sandbox::for_command(ctx, launch.unsandboxed, launch.grants) {
         Ok(sandbox) => sandbox,
         Err(error) => return error_result(command, error, "error"),
     };
-    let sweep = super::shell::sandbox::sweep_for(ctx, sandbox.as_ref(), launch.grants);
+    let sweep = crate::runtime::shell::sandbox::sweep_for(ctx, sandbox.as_ref(), launch.grants);
     let contained = sandbox.as_ref().is_some_and(|s| s.contained());
     let processes = &ctx.session.state.processes;
     let saved_env = processes
@@ -300,7 +300,7 @@ async fn approve(
     let (project, temp) = permission::project_roots(ctx);
     // The editor's terminal runs foreground commands through our sandbox launcher.
     let in_editor = ctx.session.terminals.runs_in_editor() && !background;
-    let containment = super::shell::sandbox::containment(&ctx.services, in_editor);
+    let containment = crate::runtime::shell::sandbox::containment(&ctx.services, in_editor);
     let sandboxed = containment != crate::safety::policy::Containment::None;
     // Every folder of the session, as named and canonical: each has its checkpoint.
     let mut folders = ctx.session.workspace.roots();
@@ -327,7 +327,7 @@ async fn approve(
         // Asking to leave a sandbox that is not there changes nothing.
         unsandboxed: unsandboxed && sandboxed,
         network_requested: network,
-        network_open: super::shell::sandbox::network_open(&ctx.services),
+        network_open: crate::runtime::shell::sandbox::network_open(&ctx.services),
         background,
         undoable,
         roots: project,

@@ -10,9 +10,9 @@ use futures::future::BoxFuture;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::args::python_type_name;
-use super::describe::{self, PlanItem, Presentation, ToolEffect};
-use super::{Tool, ToolContext, ToolOutput};
+use crate::runtime::args::python_type_name;
+use crate::runtime::describe::{self, PlanItem, Presentation, ToolEffect};
+use crate::runtime::{Tool, ToolContext, ToolOutput};
 
 /// Longest item text kept; a planning aid needs no more, and it keeps the list bounded.
 const MAX_CONTENT_CHARS: usize = 4000;
@@ -223,7 +223,7 @@ fn run(ctx: &ToolContext, args: &Value) -> ToolOutput {
             return ToolOutput::error(format!("todos must be a list, got {}", python_type_name(Some(other))));
         }
     };
-    let list = ctx.session.state.with_todos(|list| {
+    let list = ctx.session.state.with_slot(|list: &mut TodoList| {
         match todos {
             Some(todos) if merge => list.merge(&todos),
             Some(todos) => list.replace(&todos),

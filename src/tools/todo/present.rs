@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::tools::describe::{PlanItem, PlanStatus};
+use crate::runtime::describe::{PlanItem, PlanStatus};
 
 pub(super) fn title(args: &Value) -> String {
     match args.get("todos").and_then(Value::as_array) {

@@ -7,8 +7,8 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::*;
-use crate::tools::SessionScope;
-use crate::tools::approver::AllowAll;
+use crate::runtime::SessionScope;
+use crate::runtime::approver::AllowAll;
 
 fn test_ctx(dir: &Path) -> ToolContext {
     let session = SessionScope::local("s1", dir.to_path_buf(), Arc::new(AllowAll));
@@ -61,7 +61,7 @@ async fn replace_writes_the_whole_list_with_summary_counts() {
     let (count, second) = ctx
         .session
         .state
-        .with_todos(|list| (list.items().len(), list.items()[1].status));
+        .with_slot(|list: &mut TodoList| (list.items().len(), list.items()[1].status));
     assert_eq!(count, 4);
     assert_eq!(second, TodoStatus::InProgress);
 }
@@ -149,7 +149,7 @@ async fn todos_sent_as_a_json_string_are_accepted_and_bad_types_are_errors() {
     assert!(is_error);
     assert_eq!(result["error"], "todos must be a list, got dict");
     // A failed call leaves the list alone.
-    assert_eq!(ctx.session.state.with_todos(|list| list.items().len()), 1);
+    assert_eq!(ctx.session.state.with_slot(|list: &mut TodoList| list.items().len()), 1);
 }
 
 #[tokio::test]

@@ -14,7 +14,7 @@ use super::picture::{ANTHROPIC_LIMITS, Limits, OPENAI_LIMITS};
 use crate::llm::retry::{CallOutcome, call_with_retry};
 use crate::llm::{ApiMode, Endpoint};
 use crate::llm::{ChatRequest, LlmError, Provider, RetryPolicy};
-use crate::tools::scope::SessionModel;
+use crate::runtime::scope::SessionModel;
 use crate::transcript::{Message, Part, Role};
 
 /// Hermes' `max_tokens` for a vision answer.

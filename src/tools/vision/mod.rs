@@ -14,8 +14,8 @@ use std::path::Path;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
-use super::describe::{self, Location, Presentation, ToolEffect, ToolKind};
-use super::{Offer, Tool, ToolContext, ToolOutput};
+use crate::runtime::describe::{self, Location, Presentation, ToolEffect, ToolKind};
+use crate::runtime::{Offer, Tool, ToolContext, ToolOutput};
 pub use backend::{DEFAULT_DOWNLOAD_TIMEOUT, DEFAULT_TIMEOUT, VisionServices, VisionSettings};
 use source::Source;
 
@@ -32,7 +32,17 @@ static ENCODE_SLOTS: std::sync::LazyLock<tokio::sync::Semaphore> = std::sync::La
     tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, |n| n.get()))
 });
 
-pub struct VisionAnalyzeTool;
+/// The `vision_analyze` tool, built with the vision model it asks (`auxiliary.vision`).
+#[derive(Clone, Default)]
+pub struct VisionAnalyzeTool {
+    vision: VisionServices,
+}
+
+impl VisionAnalyzeTool {
+    pub fn new(vision: VisionServices) -> VisionAnalyzeTool {
+        VisionAnalyzeTool { vision }
+    }
+}
 
 impl Tool for VisionAnalyzeTool {
     fn name(&self) -> &'static str {
@@ -61,7 +71,7 @@ impl Tool for VisionAnalyzeTool {
     }
 
     fn run<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
-        Box::pin(run(ctx, args))
+        Box::pin(run(&self.vision, ctx, args))
     }
 
     fn effect(&self, _args: &Value) -> ToolEffect {
@@ -115,19 +125,18 @@ impl Tool for VisionAnalyzeTool {
         Some(format!("analyzed image {shown}"))
     }
 
-    fn offered(&self, offer: &Offer) -> bool {
-        offer.services.vision.available()
+    fn offered(&self, _offer: &Offer) -> bool {
+        self.vision.available()
     }
 }
 
-async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
+async fn run(vision: &VisionServices, ctx: &ToolContext, args: Value) -> ToolOutput {
     let raw = args.get("image_url").and_then(Value::as_str).unwrap_or("");
     let question = match args.get("question") {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Null) | None => String::new(),
         Some(other) => other.to_string(),
     };
-    let vision = &ctx.services.vision;
     let chosen = match vision.choose(ctx.session.model.as_ref()) {
         Ok(chosen) => chosen,
         Err(e) => return failure(&e.to_string()),

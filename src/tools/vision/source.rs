@@ -10,7 +10,7 @@ use base64::Engine;
 
 use super::picture::{ImageKind, Unsupported};
 use crate::net::{FetchError, FetchLimits};
-use crate::tools::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::read_file::guards;
 
 /// Hermes' raw-bytes ingest budget (`_MAX_INGEST_BYTES`).
@@ -87,7 +87,7 @@ impl Source {
             None if has_scheme(s) => return Err(SourceError::UnsupportedScheme),
             None => s,
         };
-        Ok(Source::File(crate::tools::workspace::resolve_against(cwd, path)))
+        Ok(Source::File(crate::runtime::workspace::resolve_against(cwd, path)))
     }
 
     /// The local path, for the card's location.

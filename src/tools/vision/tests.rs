@@ -13,8 +13,8 @@ use super::source::{Source, SourceError, decode_data_url, read_local};
 use super::*;
 use crate::llm::ApiMode;
 use crate::llm::{ChatRequest, EventStream, LlmError, Provider, StreamEvent};
-use crate::tools::scope::SessionModel;
-use crate::tools::{DenyAll, SessionScope, ToolServices};
+use crate::runtime::scope::SessionModel;
+use crate::runtime::{DenyAll, SessionScope, ToolServices};
 use crate::transcript::Part;
 
 fn png(width: u32, height: u32, pixel: impl Fn(u32, u32) -> [u8; 4]) -> Vec<u8> {
@@ -226,7 +226,7 @@ async fn a_vision_session_model_gets_the_prompt_and_the_exact_bytes() {
     std::fs::write(dir.path().join("shot.png"), &bytes).unwrap();
     let provider = scripted("A grey square.");
     let ctx = ctx(dir.path(), "gpt-4o", provider.clone());
-    let out = VisionAnalyzeTool
+    let out = VisionAnalyzeTool::default()
         .run(&ctx, json!({"image_url": "shot.png", "question": "what colour?"}))
         .await;
     assert!(!out.is_error, "{}", out.content);
@@ -253,14 +253,14 @@ async fn without_a_vision_model_the_call_says_how_to_configure_one() {
     let dir = tempfile::tempdir().unwrap();
     let provider = scripted("unused");
     let ctx = ctx(dir.path(), "mock-model", provider.clone());
-    let out = VisionAnalyzeTool
+    let out = VisionAnalyzeTool::default()
         .run(&ctx, json!({"image_url": "a.png", "question": "?"}))
         .await;
     assert!(out.is_error);
     let error = result(&out)["error"].as_str().unwrap().to_string();
     assert!(error.contains("auxiliary.vision"), "{error}");
     assert!(provider.requests.lock().unwrap().is_empty());
-    assert!(!VisionAnalyzeTool.offered(&Offer {
+    assert!(!VisionAnalyzeTool::default().offered(&Offer {
         services: &ToolServices::default(),
         client: Default::default(),
     }));
@@ -280,7 +280,7 @@ async fn bad_sources_fail_before_the_model_is_asked() {
         ("http://127.0.0.1:9/a.png", "web.allow_private"),
         ("gopher://x/a.png", "Unrecognized image source scheme"),
     ] {
-        let out = VisionAnalyzeTool
+        let out = VisionAnalyzeTool::default()
             .run(&ctx, json!({"image_url": image_url, "question": "?"}))
             .await;
         let value = result(&out);
@@ -301,7 +301,7 @@ async fn a_cancelled_call_is_interrupted() {
     std::fs::write(dir.path().join("a.png"), png(2, 2, |_, _| [0; 4])).unwrap();
     let ctx = ctx(dir.path(), "gpt-4o", scripted("unused"));
     ctx.cancel.cancel();
-    let out = VisionAnalyzeTool
+    let out = VisionAnalyzeTool::default()
         .run(&ctx, json!({"image_url": "a.png", "question": "?"}))
         .await;
     assert_eq!(result(&out), json!({"error": "Interrupted", "success": false}));
@@ -310,17 +310,17 @@ async fn a_cancelled_call_is_interrupted() {
 #[test]
 fn the_card_names_the_question_and_the_local_image() {
     let cwd = Path::new("/p");
-    let card = VisionAnalyzeTool.present(&json!({"image_url": "img/a.png", "question": "what?"}), cwd);
+    let card = VisionAnalyzeTool::default().present(&json!({"image_url": "img/a.png", "question": "what?"}), cwd);
     assert_eq!(card.title, "Analyze image img/a.png \u{2014} what?");
     assert_eq!(card.kind, describe::ToolKind::Read);
     assert_eq!(card.locations[0].path, Path::new("/p/img/a.png"));
-    let card = VisionAnalyzeTool.present(&json!({"image_url": "https://x.org/a.png", "question": "q"}), cwd);
+    let card = VisionAnalyzeTool::default().present(&json!({"image_url": "https://x.org/a.png", "question": "q"}), cwd);
     assert_eq!((card.kind, card.locations.len()), (describe::ToolKind::Fetch, 0));
     assert_eq!(
-        VisionAnalyzeTool
+        VisionAnalyzeTool::default()
             .brief(&json!({"image_url": "data:image/png;base64,AAAA"}))
             .as_deref(),
         Some("analyzed image a data: URL")
     );
-    assert_eq!(VisionAnalyzeTool.effect(&json!({})), ToolEffect::ReadOnly);
+    assert_eq!(VisionAnalyzeTool::default().effect(&json!({})), ToolEffect::ReadOnly);
 }

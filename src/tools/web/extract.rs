@@ -7,10 +7,12 @@
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
-use super::backends::{Doc, ExtractRoute};
+use std::sync::Arc;
+
+use super::backends::{Doc, ExtractRoute, WebBackends};
 use super::{native, render, truncate, urls};
-use crate::tools::describe::{Presentation, ToolEffect, ToolKind};
-use crate::tools::{Tool, ToolContext, ToolOutput, args};
+use crate::runtime::describe::{Presentation, ToolEffect, ToolKind};
+use crate::runtime::{Tool, ToolContext, ToolOutput, args};
 
 const DESCRIPTION: &str = "Extract content from web page URLs. Returns clean page content in markdown/text (no LLM summarization — fast). Also works with PDF URLs (arxiv papers, documents) — pass the PDF link directly. Pages within the char budget (default 15000) return whole; larger pages return a head+tail window with a footer telling you the full text's saved file path and the read_file call to page through the omitted middle. Inline images appear as [IMAGE: alt] placeholders; real image URLs are kept as links. If a URL fails or times out, use the browser tool instead.";
 
@@ -18,8 +20,17 @@ const DESCRIPTION: &str = "Extract content from web page URLs. Returns clean pag
 const MAX_URLS: usize = 5;
 
 /// The `web_extract` tool.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct WebExtractTool;
+#[derive(Clone, Default)]
+pub struct WebExtractTool {
+    /// The backends resolved once from `web:` and the environment.
+    web: Arc<WebBackends>,
+}
+
+impl WebExtractTool {
+    pub fn new(web: Arc<WebBackends>) -> WebExtractTool {
+        WebExtractTool { web }
+    }
+}
 
 /// One page of the call: where it is in the `urls` list and what became of it.
 struct Page {
@@ -27,12 +38,11 @@ struct Page {
     doc: Doc,
 }
 
-async fn run(ctx: &ToolContext, args: &Value) -> Value {
+async fn run(web: &WebBackends, ctx: &ToolContext, args: &Value) -> Value {
     let items: Vec<Value> = match args.get("urls") {
         Some(Value::Array(items)) => items.iter().take(MAX_URLS).cloned().collect(),
         _ => Vec::new(),
     };
-    let web = &ctx.services.web;
     let mut pages = Vec::new();
     let mut wanted: Vec<(usize, String)> = Vec::new();
     for (index, item) in items.iter().enumerate() {
@@ -194,7 +204,7 @@ impl Tool for WebExtractTool {
     fn run<'a>(&'a self, ctx: &'a ToolContext, args: Value) -> BoxFuture<'a, ToolOutput> {
         Box::pin(async move {
             let value = tokio::select! {
-                value = run(ctx, &args) => value,
+                value = run(&self.web, ctx, &args) => value,
                 _ = ctx.cancel.cancelled() => json!({"success": false, "error": "Interrupted"}),
             };
             render::output(value)

@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
+use crate::runtime::ToolOutput;
 use crate::text::clip;
-use crate::tools::ToolOutput;
 
 /// The result for the model; a call is an error when Hermes' JSON says `success: false` or
 /// carries only an `error`.

@@ -5,15 +5,27 @@
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
+use std::sync::Arc;
+
+use super::backends::WebBackends;
 use super::render;
-use crate::tools::describe::{Presentation, ToolEffect, ToolKind};
-use crate::tools::{Offer, Tool, ToolContext, ToolOutput, args};
+use crate::runtime::describe::{Presentation, ToolEffect, ToolKind};
+use crate::runtime::{Offer, Tool, ToolContext, ToolOutput, args};
 
 const DESCRIPTION: &str = "Search the web for information. Returns up to 5 results by default with titles, URLs, and descriptions. The query is passed through to the configured backend, so operators such as site:domain, filetype:pdf, intitle:word, -term, and \"exact phrase\" may work when the backend supports them.";
 
 /// The `web_search` tool.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct WebSearchTool;
+#[derive(Clone, Default)]
+pub struct WebSearchTool {
+    /// The backends resolved once from `web:` and the environment.
+    web: Arc<WebBackends>,
+}
+
+impl WebSearchTool {
+    pub fn new(web: Arc<WebBackends>) -> WebSearchTool {
+        WebSearchTool { web }
+    }
+}
 
 impl Tool for WebSearchTool {
     fn name(&self) -> &'static str {
@@ -49,7 +61,7 @@ impl Tool for WebSearchTool {
             let query = args::string(&args, "query").unwrap_or_default();
             // Hermes: int(limit), 5 when unreadable, clamped to 1..=100.
             let limit = args::int(&args, "limit").unwrap_or(5).clamp(1, 100) as usize;
-            let web = &ctx.services.web;
+            let web = &self.web;
             let value = match web.search() {
                 None => {
                     json!({"success": false, "error": "No web search provider configured. Run `hermes tools` to set one up."})
@@ -79,7 +91,7 @@ impl Tool for WebSearchTool {
             title: match &query {
                 Some(q) => format!(
                     "Search the web for \u{201c}{}\u{201d}",
-                    crate::tools::describe::first_line(q, 80)
+                    crate::runtime::describe::first_line(q, 80)
                 ),
                 None => "Search the web".to_string(),
             },
@@ -99,7 +111,7 @@ impl Tool for WebSearchTool {
         args::string(args, "query").map(|q| format!("web search: {}", crate::text::clip(&q, 60)))
     }
 
-    fn offered(&self, offer: &Offer) -> bool {
-        offer.services.web.search_offered()
+    fn offered(&self, _offer: &Offer) -> bool {
+        self.web.search_offered()
     }
 }

@@ -4,8 +4,8 @@
 use serde_json::json;
 
 use super::{render, truncate, urls};
+use crate::runtime::Tool;
 use crate::safety::secrets::SecretSet;
-use crate::tools::Tool;
 
 #[test]
 fn urls_with_secrets_stop_the_call() {
@@ -102,10 +102,13 @@ fn cards_read_like_hermes() {
         "Fetch https://b"
     );
     assert_eq!(render::extract_title(&json!({})), "Fetch web pages");
-    let search = super::WebSearchTool.present(&json!({"query": "rust"}), std::path::Path::new("/"));
+    let search = super::WebSearchTool::default().present(&json!({"query": "rust"}), std::path::Path::new("/"));
     assert_eq!(
         (search.kind, search.title.as_str()),
-        (crate::tools::ToolKind::Fetch, "Search the web for \u{201c}rust\u{201d}")
+        (
+            crate::runtime::ToolKind::Fetch,
+            "Search the web for \u{201c}rust\u{201d}"
+        )
     );
     assert_eq!(search.start_text.as_deref(), Some("Searching the web for: rust"));
 }
@@ -124,14 +127,14 @@ fn results_print_as_hermes_prints_them() {
 
 #[test]
 fn schemas_match_hermes() {
-    let search = super::WebSearchTool.parameters();
+    let search = super::WebSearchTool::default().parameters();
     assert_eq!(search["required"], json!(["query"]));
     assert_eq!(search["properties"]["limit"]["maximum"], 100);
-    let extract = super::WebExtractTool.parameters();
+    let extract = super::WebExtractTool::default().parameters();
     assert_eq!(extract["properties"]["urls"]["maxItems"], 5);
     assert_eq!(extract["properties"]["char_limit"]["minimum"], 2000);
     assert!(
-        super::WebExtractTool
+        super::WebExtractTool::default()
             .description()
             .starts_with("Extract content from web page URLs.")
     );

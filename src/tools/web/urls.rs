@@ -69,7 +69,8 @@ pub fn normalise(raw: &str) -> String {
 /// Why the whole call must stop, if a URL carries a secret.
 pub fn secret_refusal(url: &str, secrets: &SecretSet) -> Option<String> {
     let decoded = percent_decode(url);
-    let secret_shaped = |text: &str| crate::tools::redact::redact(text) != text || secrets.contains_secret(text);
+    let secret_shaped =
+        |text: &str| crate::safety::secrets::redact::redact(text) != text || secrets.contains_secret(text);
     if secret_shaped(url) || secret_shaped(&decoded) {
         return Some(
             "Blocked: URL contains what appears to be an API key or token. Secrets must not be sent in URLs."

@@ -9,10 +9,10 @@ use std::path::Path;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
-use super::describe::{self, Presentation, ToolEffect, ToolKind};
-use super::file_io::beneath::FileMode;
-use super::file_io::{self, GuardEnv};
-use super::{FileChange, Tool, ToolContext, ToolDisplay, ToolOutput};
+use crate::runtime::describe::{self, Presentation, ToolEffect, ToolKind};
+use crate::runtime::file_io::beneath::FileMode;
+use crate::runtime::file_io::{self, GuardEnv};
+use crate::runtime::{FileChange, Tool, ToolContext, ToolDisplay, ToolOutput};
 
 const DESCRIPTION: &str = "Write content to a file, completely replacing existing content. Use this instead of \
 echo/cat heredoc in terminal. Creates parent directories automatically. OVERWRITES the entire file — use 'patch' \
@@ -57,7 +57,7 @@ impl WriteFileTool {
                 ));
             }
         };
-        let cross_profile = crate::tools::args::boolean(&args, "cross_profile", false);
+        let cross_profile = crate::runtime::args::boolean(&args, "cross_profile", false);
         let path = ctx.session.workspace.resolve(&raw_path);
 
         if let Err(e) = file_io::check_edit_target(&self.guard, &raw_path, &path, cross_profile) {
@@ -193,6 +193,8 @@ fn type_name(value: &Value) -> &'static str {
     }
 }
 
-// Unix only: the tests check file modes.
+// Unix only: the tests check file modes, symlinks and directories swapped mid-edit.
+#[cfg(all(test, unix))]
+mod swap_tests;
 #[cfg(all(test, unix))]
 mod tests;

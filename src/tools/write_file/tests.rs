@@ -7,11 +7,11 @@ use std::sync::Arc;
 use serde_json::json;
 
 use super::*;
-use crate::tools::ApprovalDecision;
-use crate::tools::approver::AllowAll;
-use crate::tools::file_io::test_support::{EditorFs, Recorder, ctx_with_fs, json_of, test_ctx, test_guard};
+use crate::runtime::ApprovalDecision;
+use crate::runtime::approver::AllowAll;
+use crate::runtime::file_io::test_support::{EditorFs, Recorder, ctx_with_fs, json_of, test_ctx, test_guard};
 
-async fn write(dir: &Path, approver: Arc<dyn crate::tools::Approver>, args: Value) -> ToolOutput {
+async fn write(dir: &Path, approver: Arc<dyn crate::runtime::Approver>, args: Value) -> ToolOutput {
     WriteFileTool::with_guard(test_guard(dir))
         .run(&test_ctx(dir, approver), args)
         .await
@@ -56,7 +56,7 @@ async fn writes_relative_to_the_session_cwd_and_reports_like_hermes() {
     assert_eq!(out.display, ToolDisplay::Changes(vec![change]));
     match &recorder.requests()[..] {
         [
-            crate::tools::ApprovalRequest::Edit {
+            crate::runtime::ApprovalRequest::Edit {
                 tool,
                 path,
                 old_text,

@@ -10,7 +10,7 @@ use super::excludes::{Limits, MAX_LISTED};
 use super::repos;
 use super::shadow::{RepoFound, Snapshot};
 use super::walk::{self, Why};
-use crate::tools::checkpoint::{Coverage, GitRepository};
+use crate::runtime::checkpoint::{Coverage, GitRepository};
 
 /// The coverage of `snapshot` of `cwd`. `hooks` says where a repository's `core.hooksPath`
 /// points, if set.

@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::*;
+use crate::runtime::LocalFs;
 use crate::session::checkpoints::{Limits, Shadow, restore};
 use crate::session::checkpoints::{coverage, objects_back};
-use crate::tools::LocalFs;
 
 fn git(dir: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&crate::session::checkpoints::test_git::git(dir, args))

@@ -16,7 +16,7 @@ use super::restore_plan::{self, Step, display};
 use super::walk::path_from_bytes;
 use super::{ChangeKind, CheckpointError};
 use super::{objects, objects_back};
-use crate::tools::FileSystem;
+use crate::runtime::FileSystem;
 
 const SYMLINK: u32 = 0o120000;
 

@@ -9,8 +9,8 @@ use std::sync::Mutex;
 use futures::future::BoxFuture;
 
 use super::*;
+use crate::runtime::LocalFs;
 use crate::session::checkpoints::{Limits, Shadow};
-use crate::tools::LocalFs;
 
 /// Takes text writes like an editor would: it saves the buffer into the existing file, or a
 /// new file with default permissions, recording the paths.

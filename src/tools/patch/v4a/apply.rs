@@ -8,9 +8,9 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use super::plan::FileEdit;
-use crate::tools::ToolContext;
-use crate::tools::file_io::beneath::FileMode;
-use crate::tools::file_io::{self, EditSite};
+use crate::runtime::ToolContext;
+use crate::runtime::file_io::beneath::FileMode;
+use crate::runtime::file_io::{self, EditSite};
 
 /// One change to the disk, by index into the plan's edits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,9 +11,9 @@ use serde_json::{Map, Value, json};
 
 use super::parse::{OpKind, Operation};
 use super::plan::{Snapshot, plan};
-use crate::tools::file_io::{self, EditSite, GuardEnv};
+use crate::runtime::file_io::{self, EditSite, GuardEnv};
+use crate::runtime::{FileChange, ToolContext, ToolDisplay};
 use crate::tools::patch::outcome::{Outcome, patch_error, tool_error};
-use crate::tools::{FileChange, ToolContext, ToolDisplay};
 
 pub(in crate::tools::patch) async fn run(
     guard: &GuardEnv,

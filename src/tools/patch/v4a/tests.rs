@@ -8,10 +8,10 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::parse::{HunkLine, OpKind, header_paths, parse};
-use crate::tools::approver::AllowAll;
-use crate::tools::file_io::test_support::{Recorder, json_of, test_ctx, test_guard};
+use crate::runtime::approver::AllowAll;
+use crate::runtime::file_io::test_support::{Recorder, json_of, test_ctx, test_guard};
+use crate::runtime::{ApprovalDecision, Approver, Tool, ToolDisplay, ToolOutput};
 use crate::tools::patch::PatchTool;
-use crate::tools::{ApprovalDecision, Approver, Tool, ToolDisplay, ToolOutput};
 
 async fn apply(dir: &Path, approver: Arc<dyn Approver>, patch: &str) -> ToolOutput {
     let args = json!({"mode": "patch", "patch": patch});
@@ -217,7 +217,7 @@ async fn denying_one_file_writes_none() {
         "*** Update File: a.txt\n-a\n+A\n*** Update File: b.txt\n-b\n+B\n",
     )
     .await;
-    assert_eq!(json_of(&out), json!({"error": crate::tools::file_io::EDIT_DENIED}));
+    assert_eq!(json_of(&out), json!({"error": crate::runtime::file_io::EDIT_DENIED}));
     assert_eq!(
         (read(dir.path(), "a.txt"), read(dir.path(), "b.txt")),
         ("a\n".into(), "b\n".into())

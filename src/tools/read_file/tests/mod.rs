@@ -12,8 +12,8 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::ReadFileTool;
-use crate::tools::approver::AllowAll;
-use crate::tools::{FileSystem, LocalFs, SessionScope, Tool, ToolContext, ToolDisplay};
+use crate::runtime::approver::AllowAll;
+use crate::runtime::{FileSystem, LocalFs, SessionScope, Tool, ToolContext, ToolDisplay};
 
 fn ctx_with_fs(dir: &Path, fs: Arc<dyn FileSystem>) -> ToolContext {
     let mut session = SessionScope::local("s", dir.to_path_buf(), Arc::new(AllowAll));

@@ -187,7 +187,7 @@ async fn the_configured_hermes_home_is_the_one_protected() {
     let mut ctx = test_ctx(dir.path());
     let (_, is_error) = read(&ctx, json!({"path": "custom-home/auth.json"})).await;
     assert!(!is_error, "not a Hermes home unless configured");
-    ctx.services = Arc::new(crate::tools::ToolServices {
+    ctx.services = Arc::new(crate::runtime::ToolServices {
         hermes_home: Some(home),
         ..Default::default()
     });

@@ -8,9 +8,9 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::SearchFilesTool;
-use crate::tools::approver::AllowAll;
+use crate::runtime::approver::AllowAll;
+use crate::runtime::{SessionScope, Tool, ToolContext, ToolDisplay};
 use crate::tools::read_file::guards::DenyList;
-use crate::tools::{SessionScope, Tool, ToolContext, ToolDisplay};
 
 fn test_ctx(dir: &Path) -> ToolContext {
     let session = SessionScope::local("s", dir.to_path_buf(), Arc::new(AllowAll));

@@ -49,8 +49,8 @@ fn the_guard_refuses_dangerous_content_and_rolls_back() {
 
 #[tokio::test]
 async fn the_tool_reports_changes_refuses_read_only_and_titles_its_card() {
-    use crate::tools::approver::AllowAll;
-    use crate::tools::{SessionScope, ToolServices};
+    use crate::runtime::approver::AllowAll;
+    use crate::runtime::{SessionScope, ToolServices};
     let home = tempfile::tempdir().unwrap();
     let session = SessionScope::local("s1", home.path().to_path_buf(), std::sync::Arc::new(AllowAll));
     let ctx = ToolContext::new(
@@ -62,7 +62,7 @@ async fn the_tool_reports_changes_refuses_read_only_and_titles_its_card() {
         "c1",
         tokio_util::sync::CancellationToken::new(),
     );
-    let tool = SkillManageTool::new(&GuardEnv::with_home(home.path()));
+    let tool = SkillManageTool::new(&GuardEnv::with_home(home.path()), Default::default());
     let args = json!({"action": "create", "name": "t", "content": SKILL});
     let out = tool.run(&ctx, args.clone()).await;
     assert!(!out.is_error, "{}", out.content);

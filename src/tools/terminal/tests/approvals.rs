@@ -7,10 +7,10 @@ use futures::future::BoxFuture;
 use serde_json::json;
 
 use super::{allow_all, call};
-use crate::tools::approval;
-use crate::tools::approver::DenyAll;
-use crate::tools::shell::testing::test_ctx;
-use crate::tools::{ApprovalDecision, ApprovalRequest, Approver};
+use crate::runtime::approval;
+use crate::runtime::approver::DenyAll;
+use crate::runtime::shell::testing::test_ctx;
+use crate::runtime::{ApprovalDecision, ApprovalRequest, Approver};
 
 /// Answers every request with one decision and records what was asked.
 struct Scripted {

@@ -5,9 +5,9 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::{allow_all, call};
-use crate::tools::ToolDisplay;
-use crate::tools::approver::DenyAll;
-use crate::tools::shell::testing::test_ctx;
+use crate::runtime::ToolDisplay;
+use crate::runtime::approver::DenyAll;
+use crate::runtime::shell::testing::test_ctx;
 
 #[tokio::test]
 async fn background_starts_a_tracked_process_in_the_saved_environment() {

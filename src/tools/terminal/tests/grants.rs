@@ -9,10 +9,10 @@ use futures::future::BoxFuture;
 use serde_json::json;
 
 use super::call;
+use crate::runtime::permission::{self, Approval};
+use crate::runtime::shell::testing::test_ctx;
+use crate::runtime::{ApprovalDecision, ApprovalRequest, Approver, ToolContext};
 use crate::safety::policy::{CommandEffect, Concern, Containment};
-use crate::tools::permission::{self, Approval};
-use crate::tools::shell::testing::test_ctx;
-use crate::tools::{ApprovalDecision, ApprovalRequest, Approver, ToolContext};
 
 /// Answers every request with one decision and records what was asked.
 struct Recorder {

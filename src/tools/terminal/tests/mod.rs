@@ -3,7 +3,11 @@
 
 mod approvals;
 mod background;
+// The promises of the Linux sandbox (namespaces, Landlock, seccomp): other systems have none.
+#[cfg(target_os = "linux")]
+mod containment;
 mod grants;
+mod sandbox;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -12,9 +16,9 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::*;
-use crate::tools::ToolDisplay;
-use crate::tools::approver::AllowAll;
-use crate::tools::shell::testing::{marked_sleep, marker_gone, test_ctx, unique_marker};
+use crate::runtime::ToolDisplay;
+use crate::runtime::approver::AllowAll;
+use crate::runtime::shell::testing::{marked_sleep, marker_gone, test_ctx, unique_marker};
 
 async fn call(ctx: &ToolContext, args: Value) -> (Value, ToolOutput) {
     let out = TerminalTool.run(ctx, args).await;
