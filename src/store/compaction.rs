@@ -81,17 +81,12 @@ fn insert_live(conn: &Connection, session_id: &str, messages: &[Message]) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{SessionRecord, now_ms};
+    use crate::store::SessionRecord;
 
     #[tokio::test]
     async fn compaction_archives_old_rows_and_loads_the_new_live_set() {
         let store = Store::open_in_memory().unwrap();
-        let record = SessionRecord {
-            id: "s1".into(),
-            cwd: "/w".into(),
-            created_at: now_ms(),
-            ..Default::default()
-        };
+        let record = SessionRecord::for_test("s1", "/w");
         store.create_session(record, vec![]).await.unwrap();
         let original = vec![
             Message::user("find the aardvark"),
