@@ -174,12 +174,7 @@ mod tests {
     #[tokio::test]
     async fn turns_checkpoints_and_undo_walk_back_one_turn_at_a_time() {
         let store = Store::open_in_memory().unwrap();
-        let record = SessionRecord {
-            id: "s".into(),
-            cwd: "/w".into(),
-            created_at: now_ms(),
-            ..Default::default()
-        };
+        let record = SessionRecord::for_test("s", "/w");
         store.create_session(record, vec![]).await.unwrap();
         let mut note = Message::user("budget note");
         note.meta = MessageMeta::budget_note();

@@ -4,8 +4,6 @@
 //! (`session_search` still finds them) and in the session's full history, while loading a
 //! session returns only the active set.
 
-use rusqlite::Connection;
-
 use super::loading::{decode_any, decode_row, seq_and_body};
 use super::{Store, StoreError};
 use crate::transcript::Message;
@@ -31,7 +29,8 @@ impl Store {
                 "UPDATE messages SET active = 0, compacted = 1 WHERE session_id = ?1 AND active = 1",
                 [&id],
             )?;
-            insert_live(&tx, &id, &live)?;
+            // The new live rows go after every stored row, archived ones included.
+            super::sessions::insert_messages(&tx, &id, &live)?;
             tx.commit()?;
             Ok(archived)
         })
@@ -70,28 +69,15 @@ impl Store {
     }
 }
 
-/// Inserts `messages` as active rows after the session's highest seq (archived rows included,
-/// so seq stays a total order of everything written) and refreshes the session's counters.
-// Mirrors `sessions::insert_messages` (private there); the searchable text must stay the same.
-/// The new live rows, appended after every stored row (same code as ordinary appends).
-fn insert_live(conn: &Connection, session_id: &str, messages: &[Message]) -> Result<(), StoreError> {
-    super::sessions::insert_messages(conn, session_id, messages)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{SessionRecord, now_ms};
+    use crate::store::SessionRecord;
 
     #[tokio::test]
     async fn compaction_archives_old_rows_and_loads_the_new_live_set() {
         let store = Store::open_in_memory().unwrap();
-        let record = SessionRecord {
-            id: "s1".into(),
-            cwd: "/w".into(),
-            created_at: now_ms(),
-            ..Default::default()
-        };
+        let record = SessionRecord::for_test("s1", "/w");
         store.create_session(record, vec![]).await.unwrap();
         let original = vec![
             Message::user("find the aardvark"),

@@ -77,37 +77,23 @@ fn decode_message(body: &str) -> Result<Message, String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::store::{SessionRecord, Store, now_ms};
+    use crate::store::{SessionRecord, Store};
     use crate::transcript::Message;
 
     #[tokio::test]
     async fn corrupt_rows_are_skipped_and_counted_the_rest_loads() {
         let store = Store::open_in_memory().unwrap();
-        let record = SessionRecord {
-            id: "s".into(),
-            cwd: "/w".into(),
-            created_at: now_ms(),
-            ..Default::default()
-        };
+        let record = SessionRecord::for_test("s", "/w");
         let history: Vec<Message> = (0..5).map(|i| Message::user(format!("m{i}"))).collect();
         store.create_session(record, history).await.unwrap();
-        store
-            .call(|conn| {
-                let bad = [
-                    (1, "{not json"),
-                    (2, r#"{"role":"wizard","content":"x"}"#),
-                    (3, r#"{"role":"tool","content":"orphan result"}"#),
-                ];
-                for (nth, body) in bad {
-                    conn.execute(
-                        "UPDATE messages SET body = ?1 WHERE id = (SELECT id FROM messages WHERE session_id = 's' ORDER BY seq LIMIT 1 OFFSET ?2)",
-                        rusqlite::params![body, nth],
-                    )?;
-                }
-                Ok(())
-            })
-            .await
-            .unwrap();
+        let bad = [
+            (1, "{not json"),
+            (2, r#"{"role":"wizard","content":"x"}"#),
+            (3, r#"{"role":"tool","content":"orphan result"}"#),
+        ];
+        for (nth, body) in bad {
+            corrupt(&store, nth, rusqlite::types::Value::Text(body.into())).await;
+        }
         let (_, messages) = store.load_session("s").await.unwrap().unwrap();
         let texts: Vec<_> = messages.iter().map(Message::text_content).collect();
         assert_eq!(texts, ["m0", "m4"]);
@@ -174,12 +160,7 @@ mod tests {
     async fn a_corrupt_row_in_the_middle_spares_history_undo_and_compaction() {
         use rusqlite::types::Value;
         let store = Store::open_in_memory().unwrap();
-        let record = SessionRecord {
-            id: "s".into(),
-            cwd: "/w".into(),
-            created_at: now_ms(),
-            ..Default::default()
-        };
+        let record = SessionRecord::for_test("s", "/w");
         let history = vec![
             Message::user("one"),
             Message::assistant("a1"),

@@ -35,6 +35,10 @@ fn cap_searchable(text: &mut String) {
     }
 }
 
+/// Inserts `messages` as active rows after the session's highest seq (archived rows included,
+/// so seq stays a total order of everything written) with their searchable text, and refreshes
+/// the session's counters. Every writer of messages (appends, creation, compaction, import)
+/// goes through here, so the seq order and the searchable text are the same for all.
 pub(super) fn insert_messages(conn: &Connection, session_id: &str, messages: &[Message]) -> Result<(), StoreError> {
     let next_seq: i64 = conn.query_row(
         "SELECT COALESCE(MAX(seq), -1) + 1 FROM messages WHERE session_id = ?1",

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use agent_client_protocol::v1::schema::{
     CloseSessionRequest, CloseSessionResponse, DeleteSessionRequest, DeleteSessionResponse, ForkSessionRequest,
     ForkSessionResponse, InitialSessionConfigOption, ListSessionsRequest, ListSessionsResponse, LoadSessionRequest,
-    LoadSessionResponse, NewSessionRequest, NewSessionResponse, ResumeSessionRequest, ResumeSessionResponse,
+    LoadSessionResponse, McpServer, NewSessionRequest, NewSessionResponse, ResumeSessionRequest, ResumeSessionResponse,
     SessionInfo, SessionNotification, SystemPrompt,
 };
 use agent_client_protocol::v1::{ConnectionTo, Responder};
@@ -66,23 +66,48 @@ pub async fn new_session(
     respond_then(responder, Ok(response), &cx, Some(&session));
 }
 
-/// The stored or live session with the request's folders and prompt.
-async fn restore(
+/// What a load and a resume request carry alike. The schema has them as two types with the same
+/// fields, so [`reopening!`] borrows those fields once and both handlers reopen the same way.
+struct Reopening<'a> {
+    id: &'a str,
+    cwd: &'a Path,
+    additional_directories: &'a [PathBuf],
+    system_prompt: Option<&'a SystemPrompt>,
+    initial: &'a [InitialSessionConfigOption],
+    mcp_servers: &'a [McpServer],
+}
+
+/// Borrows a [`Reopening`] from a `LoadSessionRequest` or a `ResumeSessionRequest` (a macro because
+/// the two types share field names, not a trait).
+macro_rules! reopening {
+    ($req:expr) => {
+        Reopening {
+            id: &$req.session_id.0,
+            cwd: &$req.cwd,
+            additional_directories: &$req.additional_directories,
+            system_prompt: $req.system_prompt.as_ref(),
+            initial: &$req.config_options,
+            mcp_servers: &$req.mcp_servers,
+        }
+    };
+}
+
+/// The stored or live session with the request's folders, prompt and options, connected to the
+/// request's MCP servers: everything a load and a resume do before answering.
+async fn reopen(
     state: &AcpState,
-    id: &str,
-    cwd: &Path,
-    additional_directories: &[PathBuf],
-    system_prompt: Option<&SystemPrompt>,
-    initial: &[InitialSessionConfigOption],
+    request: Reopening<'_>,
+    cx: &ConnectionTo<Client>,
 ) -> Result<std::sync::Arc<Session>, Error> {
-    if !cwd.is_absolute() {
-        return Err(to_rpc(SessionError::InvalidCwd(cwd.display().to_string())));
+    if !request.cwd.is_absolute() {
+        return Err(to_rpc(SessionError::InvalidCwd(request.cwd.display().to_string())));
     }
-    let setup = session_setup(cwd, additional_directories, system_prompt)?;
-    options::check_initial(initial)?;
-    let session = state.manager.get_or_restore(id).await.map_err(to_rpc)?;
+    let setup = session_setup(request.cwd, request.additional_directories, request.system_prompt)?;
+    options::check_initial(request.initial)?;
+    let session = state.manager.get_or_restore(request.id).await.map_err(to_rpc)?;
     state.manager.update_setup(&session, &setup).await.map_err(to_rpc)?;
-    options::apply_initial(state, &session, initial).await;
+    options::apply_initial(state, &session, request.initial).await;
+    crate::acp::mcp::connect(state, &session, request.mcp_servers, cx);
     Ok(session)
 }
 
@@ -92,20 +117,10 @@ pub async fn load_session(
     responder: Responder<LoadSessionResponse>,
     cx: ConnectionTo<Client>,
 ) {
-    let session = match restore(
-        state,
-        &req.session_id.0,
-        &req.cwd,
-        &req.additional_directories,
-        req.system_prompt.as_ref(),
-        &req.config_options,
-    )
-    .await
-    {
+    let session = match reopen(state, reopening!(req), &cx).await {
         Ok(s) => s,
         Err(e) => return respond_then(responder, Err(e), &cx, None),
     };
-    crate::acp::mcp::connect(state, &session, &req.mcp_servers, &cx);
     // The whole history goes out before the response (ACP requires it).
     let history = session.history().await;
     let cards = session.stored_cards(&history);
@@ -132,20 +147,10 @@ pub async fn resume_session(
     responder: Responder<ResumeSessionResponse>,
     cx: ConnectionTo<Client>,
 ) {
-    let session = match restore(
-        state,
-        &req.session_id.0,
-        &req.cwd,
-        &req.additional_directories,
-        req.system_prompt.as_ref(),
-        &req.config_options,
-    )
-    .await
-    {
+    let session = match reopen(state, reopening!(req), &cx).await {
         Ok(s) => s,
         Err(e) => return respond_then(responder, Err(e), &cx, None),
     };
-    crate::acp::mcp::connect(state, &session, &req.mcp_servers, &cx);
     let response = ResumeSessionResponse::new()
         .modes(mode_state(&state.manager, &session))
         .config_options(config_options(&state.manager, &session).await);

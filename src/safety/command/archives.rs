@@ -6,7 +6,7 @@
 //! `zip -TT`) have their command analysed or are unknown.
 
 use super::classify::{has_long, has_short, option_arg, positional};
-use super::options::has_long_prefix;
+use super::options::{has_long_prefix, short_bundle};
 use super::walk::Analysis;
 use super::words::Arg;
 use super::{Risk, paths};
@@ -55,34 +55,12 @@ fn tar(a: &mut Analysis, prog: &str, args: &[Arg], depth: usize) {
         let t = w.text.as_str();
         if let Some(name) = t.strip_prefix("--") {
             let (name, value) = match name.split_once('=') {
-                Some((n, v)) => (
-                    n,
-                    Some(Arg {
-                        text: v.to_owned(),
-                        ..w.clone()
-                    }),
-                ),
+                Some((n, v)) => (n, Some(w.part(v))),
                 None => (name, None),
             };
             long.push((format!("--{name}"), value));
         } else if t.starts_with('-') && t.len() > 1 {
-            for (j, c) in t.char_indices().skip(1) {
-                if TAR_VALUED.contains(c) {
-                    let attached = &t[j + c.len_utf8()..];
-                    let value = if attached.is_empty() {
-                        i += 1;
-                        args.get(i - 1).cloned()
-                    } else {
-                        Some(Arg {
-                            text: attached.to_owned(),
-                            ..w.clone()
-                        })
-                    };
-                    letters.push((c, value));
-                    break;
-                }
-                letters.push((c, None));
-            }
+            letters.extend(short_bundle(w, TAR_VALUED, args, &mut i));
         }
     }
     let has = |c: char| letters.iter().any(|(l, _)| *l == c);

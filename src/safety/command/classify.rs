@@ -4,7 +4,7 @@
 //! when it only reads or its handler names every effect (a write it records, a finding it
 //! flags), otherwise the handler says why it is not (`unvetted`).
 
-use super::read_only_programs::{ALWAYS_READ, simple_command_reads};
+use super::read_only_programs::{always_reads, simple_command_reads};
 use super::walk::{Analysis, Stdin};
 use super::words::Arg;
 use super::{Risk, archives, env, files, git, hardline, known, net, project, runners, secrets, system, tools};
@@ -69,7 +69,7 @@ fn dispatch(a: &mut Analysis, prog: &str, words: &[Arg], stdin: Stdin, depth: us
         }
         p if project::is_tool(p) => project::tool(a, prog, words, 1, stdin, depth),
         p if tools::is_tool(p) => tools::tool(a, prog, words, stdin),
-        p if ALWAYS_READ.contains(&p) => {}
+        p if always_reads(p) => {}
         p if known::BUILTINS.contains(&p) => known::builtin(a, prog, args),
         _ => return false,
     }

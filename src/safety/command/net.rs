@@ -6,7 +6,7 @@
 
 use super::Risk;
 use super::classify::{has_long, option_arg, positional};
-use super::options::{self, Table};
+use super::options::{self, Table, short_bundle};
 use super::walk::{Analysis, Stdin};
 use super::words::Arg;
 
@@ -307,10 +307,7 @@ fn curl_options(args: &[Arg]) -> Vec<(String, Option<Arg>)> {
                 None => (t.to_owned(), None),
             };
             let value = match inline {
-                Some(v) => Some(Arg {
-                    text: v.to_owned(),
-                    ..w.clone()
-                }),
+                Some(v) => Some(w.part(v)),
                 None if takes(&name) => {
                     i += 1;
                     args.get(i - 1).cloned()
@@ -319,24 +316,8 @@ fn curl_options(args: &[Arg]) -> Vec<(String, Option<Arg>)> {
             };
             out.push((name, value));
         } else if t.len() > 1 && t.starts_with('-') {
-            for (j, c) in t.char_indices().skip(1) {
-                if !CURL_VALUED.contains(c) {
-                    out.push((format!("-{c}"), None));
-                    continue;
-                }
-                let attached = &t[j + c.len_utf8()..];
-                let value = if attached.is_empty() {
-                    i += 1;
-                    args.get(i - 1).cloned()
-                } else {
-                    Some(Arg {
-                        text: attached.to_owned(),
-                        ..w.clone()
-                    })
-                };
-                out.push((format!("-{c}"), value));
-                break;
-            }
+            let letters = short_bundle(w, CURL_VALUED, args, &mut i);
+            out.extend(letters.into_iter().map(|(c, value)| (format!("-{c}"), value)));
         }
     }
     out

@@ -107,6 +107,32 @@ pub(super) fn long_name<'t>(name: &str, names: impl Iterator<Item = &'t &'t str>
     found.ok_or_else(|| format!("--{name}"))
 }
 
+/// Reads one bundle of short options (`-sSLo file`, `-xzfarchive.tar`) the tolerant way tar's
+/// and curl's readers do: every letter is kept, known or not, and the first letter in `valued`
+/// ends the bundle, taking the rest of it as its value or else the word at `*next` (advancing
+/// `*next` past it). Unlike [`parse`], nothing is an error: those readers look for the options
+/// that matter in whatever they are given.
+pub(super) fn short_bundle(bundle: &Arg, valued: &str, args: &[Arg], next: &mut usize) -> Vec<(char, Option<Arg>)> {
+    let text = bundle.text.as_str();
+    let mut letters = Vec::new();
+    for (j, c) in text.char_indices().skip(1) {
+        if !valued.contains(c) {
+            letters.push((c, None));
+            continue;
+        }
+        let attached = &text[j + c.len_utf8()..];
+        let value = if attached.is_empty() {
+            *next += 1;
+            args.get(*next - 1).cloned()
+        } else {
+            Some(bundle.part(attached))
+        };
+        letters.push((c, value));
+        break;
+    }
+    letters
+}
+
 fn value_arg(word: &Arg, text: &str) -> Arg {
     Arg {
         text: text.to_owned(),

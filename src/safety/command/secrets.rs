@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use super::Risk;
 use super::classify::positional;
 use super::glob;
+use super::read_only_programs::DIGESTS;
 use super::walk::Analysis;
 use super::words::Arg;
 
@@ -28,37 +29,10 @@ pub fn is_secret_reason(reason: &str) -> bool {
     .any(|p| reason.starts_with(p))
 }
 
-/// Programs that name files without printing them.
+/// Programs that name files without printing them (with the checksum programs, [`DIGESTS`]).
 const NON_READERS: &[&str] = &[
-    "ls",
-    "stat",
-    "test",
-    "[",
-    "touch",
-    "rm",
-    "file",
-    "du",
-    "realpath",
-    "dirname",
-    "basename",
-    "mkdir",
-    "rmdir",
-    "chmod",
-    "chown",
-    "echo",
-    "printf",
-    "cd",
-    "pushd",
-    "wc",
-    "md5sum",
-    "sha1sum",
-    "sha256sum",
-    "sha512sum",
-    "b2sum",
-    "cksum",
-    "lsattr",
-    "namei",
-    "readlink",
+    "ls", "stat", "test", "[", "touch", "rm", "file", "du", "realpath", "dirname", "basename", "mkdir", "rmdir",
+    "chmod", "chown", "echo", "printf", "cd", "pushd", "wc", "lsattr", "namei", "readlink",
 ];
 
 /// Programs that print or copy the contents of the files they name: a path they get that the
@@ -126,7 +100,7 @@ fn names_secret_variable(text: &str) -> bool {
 }
 
 pub(super) fn check_args(a: &mut Analysis, prog: &str, args: &[Arg]) {
-    if NON_READERS.contains(&prog) {
+    if NON_READERS.contains(&prog) || DIGESTS.contains(&prog) {
         return;
     }
     let reader = READERS.contains(&prog);

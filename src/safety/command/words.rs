@@ -32,6 +32,15 @@ impl Arg {
         }
     }
 
+    /// A piece of this word, such as the value attached to its option (`--x=v`, `-ofile`): it
+    /// is exactly as literal, and as open to globbing, as the word it was cut from.
+    pub fn part(&self, text: &str) -> Self {
+        Self {
+            text: text.to_owned(),
+            ..self.clone()
+        }
+    }
+
     /// Text for classification: literal words as they are, non-literal ones `None`.
     pub fn lit(&self) -> Option<&str> {
         self.literal.then_some(self.text.as_str())

@@ -232,10 +232,7 @@ fn runs_programs(a: &mut Analysis, name: &str, rest: &[Arg], repo: &Repo, depth:
                     return Some(it.next().cloned());
                 }
                 if let Some(v) = w.text.strip_prefix(n).and_then(|v| v.strip_prefix('=')) {
-                    return Some(Some(Arg {
-                        text: v.to_owned(),
-                        ..w.clone()
-                    }));
+                    return Some(Some(w.part(v)));
                 }
             }
         }
@@ -349,10 +346,7 @@ fn outputs(a: &mut Analysis, name: &str, rest: &[Arg]) {
         let archive_o = name == "archive" && w.text == "-o";
         if output || archive_o {
             let target = match w.text.split_once('=') {
-                Some((_, v)) => Some(Arg {
-                    text: v.to_owned(),
-                    ..w.clone()
-                }),
+                Some((_, v)) => Some(w.part(v)),
                 None => it.next().cloned(),
             };
             if let Some(target) = target {

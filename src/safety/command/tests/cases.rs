@@ -131,6 +131,9 @@ pub(super) const MORE: &[(&str, Risk)] = &[
     ("echo $OPENAI_API_KEY", D),
     ("cat .env.example", S),
     ("ls -la ~/.ssh", S),
+    // a checksum reads a secrets file but shows only its digest
+    ("sha256sum .env", S),
+    ("md5sum ~/.ssh/id_rsa", S),
     // packages
     ("pip install requests", S),
     ("pip uninstall -y requests", D),

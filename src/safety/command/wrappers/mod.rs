@@ -87,11 +87,10 @@ pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) 
         }
         let prog = basename(name);
         a.program_seen(prog);
-        let rest: &[Arg] = match prog {
-            "sudo" | "doas" => match privileged(a, prog, args) {
-                Some(rest) => rest,
-                None => return,
-            },
+        // A wrapper's arm gives the words of the command it runs, or `None` when there is
+        // nothing more to read (the wrapper was flagged, or runs nothing).
+        let rest: Option<&[Arg]> = match prog {
+            "sudo" | "doas" => privileged(a, prog, args),
             "sudoedit" => return a.flag(Risk::Unknown, "edits files as another user (sudoedit)"),
             "su" | "runuser" => {
                 a.flag(Risk::Unknown, format!("runs as another user ({prog})"));
@@ -101,15 +100,9 @@ pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) 
             "run0" => return a.flag(Risk::Unknown, "runs as another user through systemd (run0)"),
             "pkexec" => {
                 a.flag(Risk::Unknown, "runs as another user (pkexec)");
-                match after(a, prog, args, &t::PKEXEC, 0) {
-                    Some(rest) => rest,
-                    None => return,
-                }
+                after(a, prog, args, &t::PKEXEC, 0)
             }
-            "env" => match env_command(a, args, depth) {
-                Some(rest) => rest,
-                None => return,
-            },
+            "env" => env_command(a, args, depth),
             "nice" => {
                 // `nice -10 cmd`: an adjustment spelled like an option.
                 let numeric = args.first().is_some_and(|w| {
@@ -118,40 +111,16 @@ pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) 
                         .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
                 });
                 let args = if numeric { &args[1..] } else { args };
-                match after(a, prog, args, &t::NICE, 0) {
-                    Some(rest) => rest,
-                    None => return,
-                }
+                after(a, prog, args, &t::NICE, 0)
             }
-            "nohup" => match after(a, prog, args, &t::NOHUP, 0) {
-                Some(rest) => rest,
-                None => return,
-            },
-            "setsid" => match after(a, prog, args, &t::SETSID, 0) {
-                Some(rest) => rest,
-                None => return,
-            },
-            "stdbuf" => match after(a, prog, args, &t::STDBUF, 0) {
-                Some(rest) => rest,
-                None => return,
-            },
-            "exec" => match after(a, prog, args, &t::EXEC, 0) {
-                Some(rest) => rest,
-                None => return,
-            },
-            "fakeroot" => match after(a, prog, args, &t::FAKEROOT, 0) {
-                Some(rest) => rest,
-                None => return,
-            },
-            "unbuffer" => match after(a, prog, args, &t::UNBUFFER, 0) {
-                Some(rest) => rest,
-                None => return,
-            },
-            "catchsegv" => args,
-            "timeout" => match after(a, prog, args, &t::TIMEOUT, 1) {
-                Some(rest) => rest,
-                None => return,
-            },
+            "nohup" => after(a, prog, args, &t::NOHUP, 0),
+            "setsid" => after(a, prog, args, &t::SETSID, 0),
+            "stdbuf" => after(a, prog, args, &t::STDBUF, 0),
+            "exec" => after(a, prog, args, &t::EXEC, 0),
+            "fakeroot" => after(a, prog, args, &t::FAKEROOT, 0),
+            "unbuffer" => after(a, prog, args, &t::UNBUFFER, 0),
+            "catchsegv" => Some(args),
+            "timeout" => after(a, prog, args, &t::TIMEOUT, 1),
             "command" | "builtin" => {
                 let Some(p) = opts(a, prog, args, &t::COMMAND) else {
                     return;
@@ -159,7 +128,7 @@ pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) 
                 if p.has("-v") || p.has("-V") {
                     return; // a lookup, runs nothing
                 }
-                &args[p.rest..]
+                Some(&args[p.rest..])
             }
             "time" => {
                 let Some(p) = opts(a, prog, args, &t::TIME) else { return };
@@ -167,17 +136,11 @@ pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) 
                     let append = p.has("-a") || p.has("--append");
                     a.write(out, !append, "time -o");
                 }
-                &args[p.rest..]
+                Some(&args[p.rest..])
             }
-            "ionice" | "chrt" | "taskset" => match scheduler(a, prog, args) {
-                Some(rest) => rest,
-                None => return,
-            },
+            "ionice" | "chrt" | "taskset" => scheduler(a, prog, args),
             "flock" => return flock(a, args, stdin, depth),
-            "setarch" | "linux32" | "linux64" | "i386" | "x86_64" | "uname26" => match setarch(a, prog, args) {
-                Some(rest) => rest,
-                None => return,
-            },
+            "setarch" | "linux32" | "linux64" | "i386" | "x86_64" | "uname26" => setarch(a, prog, args),
             "prlimit" => {
                 let Some(p) = opts(a, prog, args, &t::PRLIMIT) else {
                     return;
@@ -185,7 +148,7 @@ pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) 
                 if p.has("-p") || p.has("--pid") {
                     return a.unvetted("changes the limits of another process (prlimit --pid)", false);
                 }
-                &args[p.rest..]
+                Some(&args[p.rest..])
             }
             "unshare" => {
                 let Some(p) = opts(a, prog, args, &t::UNSHARE) else {
@@ -197,17 +160,14 @@ pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) 
                 if p.rest >= args.len() {
                     return a.flag(Risk::Unknown, "starts a shell (unshare without a program)");
                 }
-                &args[p.rest..]
+                Some(&args[p.rest..])
             }
             "chroot" => {
                 let Some(p) = opts(a, prog, args, &t::CHROOT) else {
                     return;
                 };
                 a.flag(Risk::Unknown, "runs inside another root directory (chroot)");
-                match args.get(p.rest + 1..) {
-                    Some(rest) if !rest.is_empty() => rest,
-                    _ => return,
-                }
+                args.get(p.rest + 1..).filter(|rest| !rest.is_empty())
             }
             "nsenter" => {
                 return a.flag(Risk::Unknown, "enters the namespaces of another process (nsenter)");
@@ -226,12 +186,9 @@ pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) 
                 for file in p.values("-e").chain(p.values("--error-file")) {
                     a.write(file, false, "xvfb-run -e");
                 }
-                &args[p.rest..]
+                Some(&args[p.rest..])
             }
-            "strace" | "ltrace" => match tracer(a, prog, args, depth) {
-                Some(rest) => rest,
-                None => return,
-            },
+            "strace" | "ltrace" => tracer(a, prog, args, depth),
             "valgrind" => {
                 let Some(p) = opts(a, prog, args, &t::VALGRIND) else {
                     return;
@@ -243,7 +200,7 @@ pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) 
                         a.write(file, true, "valgrind --log-file");
                     }
                 }
-                &args[p.rest..]
+                Some(&args[p.rest..])
             }
             "watch" => return watch(a, args, depth),
             "xargs" => return xargs(a, args, depth),
@@ -256,7 +213,7 @@ pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) 
             }
             "trap" => return trap(a, args, depth),
             "busybox" => match args.first() {
-                Some(w) if !w.text.starts_with('-') => args,
+                Some(w) if !w.text.starts_with('-') => Some(args),
                 _ => return,
             },
             "cd" | "pushd" => {
@@ -280,6 +237,7 @@ pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) 
             p if scripts::is_interpreter(p) => return scripts::interpreter(a, words, stdin, depth),
             _ => return classify::simple(a, prog, words, stdin, depth),
         };
+        let Some(rest) = rest else { return };
         words = rest;
     }
 }

@@ -38,6 +38,21 @@ const ARCH: TargetArch = TargetArch::riscv64;
 #[cfg(target_arch = "x86_64")]
 const X32: i64 = 0x4000_0000;
 
+/// The calls denied whatever their arguments: `io_uring_*` (its operations bypass seccomp) and
+/// the kernel keyrings. One list, so the x32 numbers of the same calls cannot fall behind it.
+const ALWAYS_DENIED: [i64; 6] = [
+    libc::SYS_io_uring_setup,
+    libc::SYS_io_uring_enter,
+    libc::SYS_io_uring_register,
+    libc::SYS_keyctl,
+    libc::SYS_add_key,
+    libc::SYS_request_key,
+];
+
+/// x32's own `ioctl` number (x32 does not share x86_64's).
+#[cfg(target_arch = "x86_64")]
+const X32_IOCTL: i64 = 514;
+
 fn compile(inet: bool) -> Result<BpfProgram, String> {
     let err = |e: seccompiler::BackendError| e.to_string();
     let mut families = vec![libc::AF_NETLINK];
@@ -65,27 +80,12 @@ fn compile(inet: bool) -> Result<BpfProgram, String> {
     rules.insert(libc::SYS_socket, socket);
     rules.insert(libc::SYS_ioctl, injection);
     // An empty rule list matches the call whatever its arguments.
-    for always in [
-        libc::SYS_io_uring_setup,
-        libc::SYS_io_uring_enter,
-        libc::SYS_io_uring_register,
-        libc::SYS_keyctl,
-        libc::SYS_add_key,
-        libc::SYS_request_key,
-    ] {
+    for always in ALWAYS_DENIED {
         rules.insert(always, Vec::new());
     }
+    // Through x32 the calls are denied whatever their arguments, `socket` included.
     #[cfg(target_arch = "x86_64")]
-    for x32 in [
-        libc::SYS_socket,
-        libc::SYS_io_uring_setup,
-        libc::SYS_io_uring_enter,
-        libc::SYS_io_uring_register,
-        libc::SYS_keyctl,
-        libc::SYS_add_key,
-        libc::SYS_request_key,
-        514, // x32's own ioctl number
-    ] {
+    for x32 in [libc::SYS_socket].into_iter().chain(ALWAYS_DENIED).chain([X32_IOCTL]) {
         rules.insert(X32 | x32, Vec::new());
     }
     let filter = SeccompFilter::new(
