@@ -5,21 +5,21 @@
 //! `/context`). Kept in memory with the live session: token usage is not stored either.
 
 use std::collections::BTreeSet;
-use std::sync::Mutex;
 
 use chrono::{DateTime, Utc};
 
 use super::rate_limits::{RateLimits, clock};
-use crate::sync::lock;
+use crate::sync::Part;
 
-/// One session's meter (shared by its turns).
+/// One session's meter (shared by its turns): a part of the session's state.
 #[derive(Debug, Default)]
 pub struct UsageMeter {
-    state: Mutex<MeterState>,
+    state: Part<MeterState>,
 }
 
+/// What the meter has seen, as the session's state holds it.
 #[derive(Debug, Default)]
-struct MeterState {
+pub struct MeterState {
     limits: Option<RateLimits>,
     /// Buckets below `LOW_SHARE` when last seen (already announced).
     low: BTreeSet<&'static str>,
@@ -41,10 +41,37 @@ pub struct Spend {
 }
 
 impl UsageMeter {
+    /// The meter over `state`, a part of a session's state.
+    pub fn on(state: Part<MeterState>) -> UsageMeter {
+        UsageMeter { state }
+    }
+
     /// Takes a response's rate limits; returns the notices to show, one per bucket that just
     /// went below its low mark (a bucket that recovers is announced again next time it drops).
     pub fn observe(&self, limits: &RateLimits, now: DateTime<Utc>) -> Vec<String> {
-        let mut state = lock(&self.state);
+        self.state.with(|state| state.observe(limits, now))
+    }
+
+    /// The rate limits of the last response that named any.
+    pub fn rate_limits(&self) -> Option<RateLimits> {
+        self.state.with(|state| state.rate_limits())
+    }
+
+    /// Adds a finished turn: its cost, or `None` when its model has no known price.
+    pub fn record_turn(&self, cost: Option<f64>) {
+        self.state.with(|state| state.record_turn(cost));
+    }
+
+    pub fn spend(&self) -> Spend {
+        self.state.with(|state| state.spend())
+    }
+}
+
+impl MeterState {
+    /// Takes a response's rate limits; returns the notices to show, one per bucket that just
+    /// went below its low mark (a bucket that recovers is announced again next time it drops).
+    fn observe(&mut self, limits: &RateLimits, now: DateTime<Utc>) -> Vec<String> {
+        let state = self;
         state.limits = Some(*limits);
         let mut notices = Vec::new();
         for (name, bucket) in limits.buckets() {
@@ -73,13 +100,13 @@ impl UsageMeter {
     }
 
     /// The rate limits of the last response that named any.
-    pub fn rate_limits(&self) -> Option<RateLimits> {
-        lock(&self.state).limits
+    fn rate_limits(&self) -> Option<RateLimits> {
+        self.limits
     }
 
     /// Adds a finished turn: its cost, or `None` when its model has no known price.
-    pub fn record_turn(&self, cost: Option<f64>) {
-        let mut state = lock(&self.state);
+    fn record_turn(&mut self, cost: Option<f64>) {
+        let state = self;
         // An amount JSON cannot carry (infinite, NaN), a negative one, or one that would make
         // the total infinite counts as unpriced: `usage_update.cost` must stay a number.
         let total = state.total;
@@ -94,8 +121,8 @@ impl UsageMeter {
         }
     }
 
-    pub fn spend(&self) -> Spend {
-        let state = lock(&self.state);
+    fn spend(&self) -> Spend {
+        let state = self;
         Spend {
             last_turn: state.last_turn,
             session: (state.priced_turns > 0).then_some(state.total),

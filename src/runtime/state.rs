@@ -6,23 +6,23 @@
 
 use std::any::{Any, TypeId};
 use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
 
 use super::processes::ProcessTable;
 use crate::safety::policy::Mode;
-use crate::sync::lock;
+use crate::sync::Part;
 
 /// State shared by all tool calls of one session: its background processes (their own
-/// owner), and everything small behind one short std lock (never held across an `.await`).
+/// owner), and everything small as a part of the session's state (behind its one short std
+/// lock, never held across an `.await`).
 #[derive(Default)]
 pub struct SessionToolState {
     pub processes: ProcessTable,
-    small: Mutex<Small>,
+    small: Part<ToolMemory>,
 }
 
-/// What one lock guards.
+/// What the tools remember of a session, as the session's state holds it.
 #[derive(Default)]
-struct Small {
+pub struct ToolMemory {
     /// Each stateful tool's own state, by its type (`T: Default` is created on first use).
     tool_slots: HashMap<TypeId, Box<dyn Any + Send>>,
     /// Exact commands (rule keys) the user allowed "for this session".
@@ -35,50 +35,77 @@ struct Small {
     guidance: Vec<String>,
 }
 
+impl ToolMemory {
+    /// Starts in `mode`, nothing allowed yet.
+    pub fn in_mode(mode: Mode) -> ToolMemory {
+        ToolMemory {
+            mode,
+            ..ToolMemory::default()
+        }
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    pub fn set_mode(&mut self, mode: Mode) {
+        self.mode = mode;
+    }
+}
+
 impl SessionToolState {
+    /// The tool state over `memory`, a part of a session's state.
+    pub fn on(memory: Part<ToolMemory>) -> SessionToolState {
+        SessionToolState {
+            processes: ProcessTable::default(),
+            small: memory,
+        }
+    }
+
     /// Runs `f` on the session's slot of type `T` (a tool's own state, such as the todo list),
     /// created empty on first use. Under the short lock: `f` must not block or await.
     pub fn with_slot<T: Default + Send + 'static, R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
-        let mut small = lock(&self.small);
-        let slot = (small.tool_slots.entry(TypeId::of::<T>()))
-            .or_insert_with(|| Box::new(T::default()))
-            .downcast_mut::<T>()
-            .expect("a slot holds the type it is keyed by");
-        f(slot)
+        self.small.with(|small| {
+            let slot = (small.tool_slots.entry(TypeId::of::<T>()))
+                .or_insert_with(|| Box::new(T::default()))
+                .downcast_mut::<T>()
+                .expect("a slot holds the type it is keyed by");
+            f(slot)
+        })
     }
 
     pub fn command_allowed(&self, key: &str) -> bool {
-        lock(&self.small).allowed_commands.contains(key)
+        self.small.with(|s| s.allowed_commands.contains(key))
     }
 
     pub fn allow_command(&self, key: &str) {
-        lock(&self.small).allowed_commands.insert(key.to_string());
+        self.small.with(|s| s.allowed_commands.insert(key.to_string()));
     }
 
     /// The commands (rule keys) allowed for this session, sorted (`/permissions` lists them and
     /// can keep them as project rules).
     pub fn session_commands(&self) -> Vec<String> {
-        let mut keys: Vec<String> = lock(&self.small).allowed_commands.iter().cloned().collect();
+        let mut keys: Vec<String> = self.small.with(|s| s.allowed_commands.iter().cloned().collect());
         keys.sort();
         keys
     }
 
     /// Queues guidance for the running turn.
     pub fn add_guidance(&self, text: &str) {
-        lock(&self.small).guidance.push(text.to_string());
+        self.small.with(|s| s.guidance.push(text.to_string()));
     }
 
     /// Takes the queued guidance (empty when none).
     pub fn take_guidance(&self) -> Vec<String> {
-        std::mem::take(&mut lock(&self.small).guidance)
+        self.small.with(|s| std::mem::take(&mut s.guidance))
     }
 
     pub fn mode(&self) -> Mode {
-        lock(&self.small).mode
+        self.small.with(|s| s.mode)
     }
 
     pub fn set_mode(&self, mode: Mode) {
-        lock(&self.small).mode = mode;
+        self.small.with(|s| s.mode = mode);
     }
 
     /// Nothing may change in the session's mode (`read_only`, `plan`).
@@ -87,11 +114,11 @@ impl SessionToolState {
     }
 
     pub fn edits_allowed_for_session(&self) -> bool {
-        lock(&self.small).edits_allowed
+        self.small.with(|s| s.edits_allowed)
     }
 
     pub fn allow_edits_for_session(&self) {
-        lock(&self.small).edits_allowed = true;
+        self.small.with(|s| s.edits_allowed = true);
     }
 
     /// Kills every background process (session close, server exit).

@@ -4,35 +4,60 @@
 //! inside the project, while relative paths still resolve against the cwd. The terminal's
 //! current directory (which a `cd` changes) lives here too.
 
+use crate::sync::Part;
 use std::path::{Component, Path, PathBuf};
-use std::sync::Mutex;
 
-use crate::sync::lock;
-
-/// A session's folders (its cwd first) plus the shell's current directory, behind one short
-/// std lock (never held across an `.await`): the cwd's one home.
+/// A session's folders (its cwd first) plus the shell's current directory: the cwd's one home,
+/// a part of the session's state (behind its one short std lock, never held across an
+/// `.await`).
 #[derive(Debug)]
 pub struct Workspace {
-    folders: Mutex<Folders>,
+    folders: Part<Folders>,
 }
 
+/// The folders themselves, as the session's state holds them.
 #[derive(Debug, Clone)]
-struct Folders {
+pub struct Folders {
     root: PathBuf,
     /// The folders beside the cwd, in the editor's order.
     additional: Vec<PathBuf>,
     shell_cwd: PathBuf,
 }
 
-impl Workspace {
-    pub fn new(root: PathBuf) -> Workspace {
-        Workspace {
-            folders: Mutex::new(Folders {
-                shell_cwd: root.clone(),
-                root,
-                additional: Vec::new(),
-            }),
+impl Folders {
+    /// Just the cwd, where the shell starts.
+    pub fn new(root: PathBuf) -> Folders {
+        Folders {
+            shell_cwd: root.clone(),
+            root,
+            additional: Vec::new(),
         }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Moves to a new cwd (session/load with another cwd); resets the shell cwd.
+    pub fn set_root(&mut self, root: PathBuf) {
+        self.shell_cwd = root.clone();
+        self.root = root;
+    }
+
+    pub fn set_additional(&mut self, roots: Vec<PathBuf>) {
+        self.additional = roots;
+    }
+}
+
+impl Workspace {
+    /// A workspace with folders of its own.
+    pub fn new(root: PathBuf) -> Workspace {
+        Workspace::on(Part::new(Folders::new(root)))
+    }
+
+    /// The workspace over `folders`, a part of a session's state.
+    pub fn on(folders: Part<Folders>) -> Workspace {
+        Workspace { folders }
     }
 
     /// A workspace with the same folders whose shell starts at the cwd (a subagent's: its
@@ -45,40 +70,39 @@ impl Workspace {
 
     /// The session cwd the editor gave us.
     pub fn root(&self) -> PathBuf {
-        lock(&self.folders).root.clone()
+        self.folders.with(|f| f.root.clone())
     }
 
     /// The folders beside the cwd.
     pub fn additional(&self) -> Vec<PathBuf> {
-        lock(&self.folders).additional.clone()
+        self.folders.with(|f| f.additional.clone())
     }
 
     pub fn set_additional(&self, roots: Vec<PathBuf>) {
-        lock(&self.folders).additional = roots;
+        self.folders.with(|f| f.set_additional(roots));
     }
 
     /// Every folder of the project: the cwd, then the additional ones.
     pub fn roots(&self) -> Vec<PathBuf> {
-        let folders = lock(&self.folders);
-        let mut roots = vec![folders.root.clone()];
-        roots.extend(folders.additional.iter().cloned());
-        roots
+        self.folders.with(|folders| {
+            let mut roots = vec![folders.root.clone()];
+            roots.extend(folders.additional.iter().cloned());
+            roots
+        })
     }
 
     /// Moves the session to a new cwd (session/load with another cwd); resets the shell cwd.
     pub fn set_root(&self, root: PathBuf) {
-        let mut folders = lock(&self.folders);
-        folders.shell_cwd = root.clone();
-        folders.root = root;
+        self.folders.with(|f| f.set_root(root));
     }
 
     /// Where the next shell command starts (the last `cd` carried over).
     pub fn shell_cwd(&self) -> PathBuf {
-        lock(&self.folders).shell_cwd.clone()
+        self.folders.with(|f| f.shell_cwd.clone())
     }
 
     pub fn set_shell_cwd(&self, dir: PathBuf) {
-        lock(&self.folders).shell_cwd = dir;
+        self.folders.with(|f| f.shell_cwd = dir);
     }
 
     /// Resolves a user- or model-supplied path: `~` expanded, relative paths joined to the

@@ -3,8 +3,6 @@
 //! tail), persist the new live history (the old rows stay, marked compacted) and go on. Also the
 //! on-demand `/compact`.
 
-use std::sync::{Arc, Mutex};
-
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
@@ -12,7 +10,7 @@ use super::{AutoCompaction, CompactionOutcome, CompactionPolicy, Plan, SummaryEr
 use crate::agent::{AgentError, AgentEvent, Sink};
 use crate::llm::Provider;
 use crate::store::Store;
-use crate::sync::lock;
+use crate::sync::Part;
 use crate::transcript::Message;
 
 /// What a turn needs to compact.
@@ -22,7 +20,7 @@ pub struct CompactionSettings {
     pub context_window: u64,
     pub summary_model: String,
     /// Per session, across turns (it remembers the last prompt size and pauses after loops).
-    pub auto: Arc<Mutex<AutoCompaction>>,
+    pub auto: Part<AutoCompaction>,
     /// Whether compaction runs by itself when the threshold is crossed: the session's
     /// `auto_compact` choice, else `compression.enabled`.
     pub automatic: bool,
@@ -33,7 +31,7 @@ impl CompactionSettings {
         config: CompactionPolicy,
         model: &str,
         configured_window: Option<u64>,
-        auto: Arc<Mutex<AutoCompaction>>,
+        auto: Part<AutoCompaction>,
     ) -> Self {
         let context_window = super::context_window(model, configured_window);
         let summary_model = config.summary_model.clone().unwrap_or_else(|| model.to_string());
@@ -58,14 +56,11 @@ impl CompactionSettings {
         self.config.threshold_tokens(self.context_window)
     }
 
-    fn auto(&self) -> std::sync::MutexGuard<'_, AutoCompaction> {
-        lock(&self.auto)
-    }
-
     /// After a model call: the real prompt size it reported.
     pub fn record_call(&self, prompt_tokens: u64, history_len: usize) {
         let threshold = self.threshold();
-        self.auto().record_call(prompt_tokens, history_len, threshold);
+        self.auto
+            .with(|auto| auto.record_call(prompt_tokens, history_len, threshold));
     }
 }
 
@@ -89,11 +84,11 @@ pub async fn compact_if_due(
     if !settings.automatic {
         return Ok(true);
     }
-    let plan = settings
-        .auto()
-        .due(history, &settings.config, settings.context_window, || {
+    let plan = settings.auto.with(|auto| {
+        auto.due(history, &settings.config, settings.context_window, || {
             super::estimate_request_tokens(system_prompt, history, tools)
-        });
+        })
+    });
     let Some(plan) = plan else { return Ok(true) };
     match run(settings, target, history, &plan).await {
         Ok(_) => Ok(true),
@@ -149,6 +144,6 @@ pub async fn run(
         "context compacted"
     );
     *history = done.history.clone();
-    settings.auto().compacted();
+    settings.auto.with(|auto| auto.compacted());
     Ok(done)
 }

@@ -99,7 +99,7 @@ pub(super) async fn run(
         },
         &delegation.model,
         None,
-        Arc::default(),
+        crate::sync::Part::default(),
     );
     let ctx = TurnContext {
         services: delegation.services.clone(),

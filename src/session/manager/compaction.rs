@@ -10,7 +10,6 @@ use crate::agent::compaction;
 use crate::agent::{self, CompactionSettings, CompactionTarget, Sink};
 use crate::session::Session;
 use crate::store::SessionPatch;
-use crate::sync::lock;
 
 impl SessionManager {
     /// The context window of `model` (config `model.context_length` wins).
@@ -26,7 +25,7 @@ impl SessionManager {
     /// and the tools, often most of the context).
     pub async fn context_used(&self, session: &Session) -> Option<u64> {
         let history = session.history().await;
-        if let Some(tokens) = lock(&session.auto_compaction).projected(&history) {
+        if let Some(tokens) = session.auto_compaction.with(|auto| auto.projected(&history)) {
             return Some(tokens);
         }
         let system = session.cached_system_prompt()?;

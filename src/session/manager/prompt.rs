@@ -9,7 +9,6 @@ use crate::agent::{self, TurnContext, TurnOutcome, TurnScope};
 use crate::runtime::SessionScope;
 use crate::session::Session;
 use crate::session::turns::TurnTicket;
-use crate::sync::lock;
 use crate::transcript::Message;
 
 impl SessionManager {
@@ -136,7 +135,7 @@ impl SessionManager {
         let mut history = session.history.lock().await;
         self.store().clear_messages(&session.id).await?;
         history.clear();
-        lock(&session.auto_compaction).reset();
+        session.auto_compaction.with(|auto| auto.reset());
         Ok(())
     }
 }

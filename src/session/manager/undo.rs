@@ -17,7 +17,6 @@ use crate::runtime::FileSystem;
 use crate::runtime::checkpoint::{Checkpoints, Coverage};
 use crate::session::Session;
 use crate::session::checkpoints::{self, Restored, Shadow, TurnCheckpoint};
-use crate::sync::lock;
 
 /// What `/undo` did.
 #[derive(Debug, Clone, PartialEq)]
@@ -111,7 +110,7 @@ impl SessionManager {
             .ok_or_else(|| SessionError::NotFound(session.id.clone()))?;
         *history = live;
         // The size memory of automatic compaction described the longer conversation.
-        lock(&session.auto_compaction).reset();
+        session.auto_compaction.with(|auto| auto.reset());
         Ok(UndoReport::Undone {
             prompt: turn.prompt,
             restored,
