@@ -19,6 +19,18 @@ pub(crate) fn int(args: &Value, key: &str) -> Option<i64> {
     }
 }
 
+/// An integer argument the way Hermes' `int(value)` reads it, else `default`: a number (a
+/// float truncated toward zero) or a string of a whole number. Unlike [`int`], floats are not
+/// rounded and `"2.5"` is not a number: the paging arguments of `read_file` and
+/// `search_files` keep Hermes' exact reading.
+pub(crate) fn int_or(args: &Value, key: &str, default: i64) -> i64 {
+    match args.get(key) {
+        Some(Value::Number(n)) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)).unwrap_or(default),
+        Some(Value::String(s)) => s.trim().parse().unwrap_or(default),
+        _ => default,
+    }
+}
+
 /// A boolean argument, the one reader every tool uses: a JSON bool; a number (non-zero is
 /// true); a string `true`/`1`/`yes`/`on` or `false`/`0`/`no`/`off`/empty (any case, trimmed).
 /// Absent, `null`, any other string, a list or an object gives `default`.
@@ -79,6 +91,13 @@ mod tests {
         assert_eq!(int(&args, "c"), Some(3));
         assert_eq!(int(&args, "d"), None);
         assert_eq!(int(&args, "missing"), None);
+        let paging = json!({"a": 2.9, "b": " 7 ", "c": "2.5", "d": -1.5, "e": [1]});
+        assert_eq!(int_or(&paging, "a", 0), 2);
+        assert_eq!(int_or(&paging, "b", 0), 7);
+        assert_eq!(int_or(&paging, "c", 9), 9);
+        assert_eq!(int_or(&paging, "d", 0), -1);
+        assert_eq!(int_or(&paging, "e", 4), 4);
+        assert_eq!(int_or(&paging, "missing", 5), 5);
         assert!(boolean(&args, "t", false));
         assert!(!boolean(&args, "n", true));
         assert!(boolean(&args, "missing", true));

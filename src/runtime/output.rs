@@ -52,12 +52,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    const GH: &str = "ghp_1234567890abcdefghijABCDEFGHIJklmnop";
-    const AWS: &str = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
-
-    fn secrets() -> SecretSet {
-        SecretSet::builder().secret("AWS_SECRET_ACCESS_KEY", AWS).build()
-    }
+    use crate::safety::secrets::fixtures::{AWS_SECRET_KEY, GITHUB_TOKEN, aws_secret_set};
 
     #[test]
     fn cap_leaves_short_text_alone_and_marks_long_text() {
@@ -79,16 +74,16 @@ mod tests {
 
     #[test]
     fn the_display_is_redacted_too() {
-        let mut out = ToolOutput::json(json!({"output": AWS})).with_display(ToolDisplay::Terminal {
+        let mut out = ToolOutput::json(json!({"output": AWS_SECRET_KEY})).with_display(ToolDisplay::Terminal {
             command: "printenv".into(),
-            output: format!("{AWS}\n{GH}"),
+            output: format!("{AWS_SECRET_KEY}\n{GITHUB_TOKEN}"),
             exit_code: Some(0),
         });
-        redact_output(&secrets(), &mut out);
+        redact_output(&aws_secret_set(), &mut out);
         let ToolDisplay::Terminal { output, .. } = &out.display else {
             panic!()
         };
         assert_eq!(output, "[REDACTED:AWS_SECRET_ACCESS_KEY]\nghp_…[REDACTED]");
-        assert!(!out.content.contains(AWS));
+        assert!(!out.content.contains(AWS_SECRET_KEY));
     }
 }

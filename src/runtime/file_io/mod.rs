@@ -9,6 +9,7 @@ mod atomic;
 pub mod beneath;
 mod diff;
 pub mod guards;
+pub mod read_guards;
 mod site;
 mod syntax;
 

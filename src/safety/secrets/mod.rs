@@ -14,6 +14,8 @@
 
 mod encode;
 pub mod env;
+#[cfg(test)]
+pub mod fixtures;
 mod forms;
 mod matcher;
 pub mod names;

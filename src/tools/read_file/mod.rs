@@ -4,7 +4,6 @@
 //! suggestions for a missing file. Inside the workspace the editor's buffer (unsaved edits)
 //! wins over the disk. Result JSON matches Hermes' `ReadResult.to_dict()` (see the spec §5.2).
 
-pub(crate) mod guards;
 mod notebook;
 mod present;
 mod reader;
@@ -19,7 +18,8 @@ use std::path::Path;
 use futures::future::BoxFuture;
 use serde_json::{Map, Value, json};
 
-use crate::runtime::{Presentation, ToolEffect};
+use crate::runtime::file_io::read_guards as guards;
+use crate::runtime::{Presentation, ToolEffect, args};
 use crate::runtime::{Tool, ToolContext, ToolOutput};
 use crate::text::thousands;
 use reader::{EXACT_COUNT_MAX_BYTES, LineTotal, MAX_READ_CHARS, Page, PageRequest};
@@ -84,24 +84,14 @@ impl Tool for ReadFileTool {
     }
 }
 
-/// Best-effort integer coercion like Hermes' `int(value)`: numbers (floats truncated) and
-/// numeric strings; anything else yields `default`.
-pub(crate) fn coerce_int(value: Option<&Value>, default: i64) -> i64 {
-    match value {
-        Some(Value::Number(n)) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)).unwrap_or(default),
-        Some(Value::String(s)) => s.trim().parse().unwrap_or(default),
-        _ => default,
-    }
-}
-
 async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
     let raw = match args.get("path") {
         Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
         _ => return ToolOutput::error("read_file: missing required field 'path'"),
     };
     let req = PageRequest {
-        offset: coerce_int(args.get("offset"), 1).max(1) as usize,
-        limit: coerce_int(args.get("limit"), DEFAULT_LIMIT).clamp(1, MAX_LIMIT) as usize,
+        offset: args::int_or(&args, "offset", 1).max(1) as usize,
+        limit: args::int_or(&args, "limit", DEFAULT_LIMIT).clamp(1, MAX_LIMIT) as usize,
         max_chars: MAX_READ_CHARS,
     };
     let resolved = ctx.session.workspace.resolve(&raw);

@@ -14,7 +14,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::walk::{self, Batch, GlobFilter, Stopper};
 use super::{Entry, MAX_MATCH_CHARS, OutputMode, SearchOutcome, SearchParams};
-use crate::tools::read_file::guards::DenyList;
+use crate::runtime::file_io::read_guards::DenyList;
 
 const MULTILINE_NOTE: &str = "Pattern contains \\n — multiline mode (-U) was enabled \
 automatically so the regex can match across line boundaries.";

@@ -21,9 +21,8 @@ use futures::future::BoxFuture;
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
-use super::read_file::coerce_int;
-use super::read_file::guards;
-use crate::runtime::{Presentation, ToolEffect};
+use crate::runtime::file_io::read_guards as guards;
+use crate::runtime::{Presentation, ToolEffect, args};
 use crate::runtime::{Tool, ToolContext, ToolDisplay, ToolOutput};
 
 const DESCRIPTION: &str = "Search file contents or find files by name. Use this instead of \
@@ -258,14 +257,14 @@ async fn run(ctx: &ToolContext, args: Value) -> ToolOutput {
             .and_then(Value::as_str)
             .filter(|g| !g.trim().is_empty())
             .map(str::to_string),
-        limit: coerce_int(args.get("limit"), 50).max(1) as usize,
-        offset: coerce_int(args.get("offset"), 0).max(0) as usize,
+        limit: args::int_or(&args, "limit", 50).max(1) as usize,
+        offset: args::int_or(&args, "offset", 0).max(0) as usize,
         mode: match args.get("output_mode").and_then(Value::as_str) {
             Some("files_only") => OutputMode::FilesOnly,
             Some("count") => OutputMode::Count,
             _ => OutputMode::Content,
         },
-        context: coerce_int(args.get("context"), 0).clamp(0, MAX_CONTEXT as i64) as usize,
+        context: args::int_or(&args, "context", 0).clamp(0, MAX_CONTEXT as i64) as usize,
         deadline: Instant::now() + SEARCH_TIMEOUT,
         hermes_home: ctx.services.hermes_home.clone(),
         git_ceilings: walk::git_ceilings_from_env(),

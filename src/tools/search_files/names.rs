@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::walk::{self, Batch, GlobFilter, Stopper};
 use super::{SearchOutcome, SearchParams};
-use crate::tools::read_file::guards::DenyList;
+use crate::runtime::file_io::read_guards::DenyList;
 
 pub(crate) fn search(params: &SearchParams, cancel: &CancellationToken) -> SearchOutcome {
     let glob = name_glob(&params.pattern);

@@ -12,9 +12,9 @@ use ignore::{DirEntry, WalkBuilder};
 use tokio_util::sync::CancellationToken;
 
 use super::{SearchOutcome, SearchParams};
+use crate::runtime::file_io::read_guards::DenyList;
 use crate::runtime::workspace::{expand_home, resolve_against};
 use crate::sync::lock;
-use crate::tools::read_file::guards::DenyList;
 
 /// A walker over `params.root` (and `params.also`) with rg's default filters: hidden files skipped, .gitignore
 /// honoured inside git repositories (rg's `require_git`), .ignore / .rgignore always, parent

@@ -7,7 +7,7 @@ use std::path::Path;
 use serde_json::json;
 
 use super::paths::resolve_target;
-use super::tree::{Outcome, Skills, restore};
+use super::tree::{Outcome, Skills, entries_below, restore};
 use super::validate::{self, ALLOWED_SUBDIRS, MAX_SKILL_FILE_BYTES};
 use crate::runtime::file_io::{atomic_write, read_disk};
 use crate::text::thousands;
@@ -196,25 +196,11 @@ pub fn remove_file(skills: &Skills, name: &str, file_path: &str) -> Outcome {
 
 /// Every file under the skill's support folders, relative to the skill (sorted).
 fn available_files(dir: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    for sub in ALLOWED_SUBDIRS {
-        let mut stack = vec![dir.join(sub)];
-        while let Some(current) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&current) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                let path = entry.path();
-                match entry.file_type() {
-                    Ok(t) if t.is_dir() => stack.push(path),
-                    Ok(t) if t.is_file() => {
-                        out.push(path.strip_prefix(dir).unwrap_or(&path).to_string_lossy().into_owned())
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
+    let mut out: Vec<String> = (ALLOWED_SUBDIRS.iter())
+        .flat_map(|sub| entries_below(&dir.join(sub)))
+        .filter(|(_, kind)| kind.is_file())
+        .map(|(path, _)| path.strip_prefix(dir).unwrap_or(&path).to_string_lossy().into_owned())
+        .collect();
     out.sort();
     out
 }

@@ -1,8 +1,9 @@
 //! What every `skill_manage` action works with: the skills tree (with whether the guard scans
-//! what is written and the secrets kept out of it), the outcome an action returns, and the
-//! rollback of a refused write.
+//! what is written and the secrets kept out of it), the outcome an action returns, the walk
+//! below a skill folder, and the rollback of a refused write.
 
-use std::path::Path;
+use std::fs::FileType;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::{Value, json};
@@ -70,4 +71,26 @@ pub fn restore(path: &Path, original: Option<&str>) {
     if let Err(e) = restored {
         tracing::warn!(path = %path.display(), "could not roll back a refused skill write: {e}");
     }
+}
+
+/// Every entry below `dir` that is not a directory, with its type, unsorted. Types are the
+/// entries' own (links are not followed), so a symlinked folder is listed, never entered; an
+/// unreadable or missing folder adds nothing. The listing offered on a wrong path and the
+/// guard's scan walk a skill the same way.
+pub(super) fn entries_below(dir: &Path) -> Vec<(PathBuf, FileType)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(current) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&current) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            match entry.file_type() {
+                Ok(kind) if kind.is_dir() => stack.push(entry.path()),
+                Ok(kind) => out.push((entry.path(), kind)),
+                Err(_) => {}
+            }
+        }
+    }
+    out
 }

@@ -11,7 +11,7 @@ use base64::Engine;
 use super::picture::{ImageKind, Unsupported};
 use crate::net::{FetchError, FetchLimits};
 use crate::runtime::ToolContext;
-use crate::tools::read_file::guards;
+use crate::runtime::file_io::read_guards as guards;
 
 /// Hermes' raw-bytes ingest budget (`_MAX_INGEST_BYTES`).
 pub const MAX_INGEST_BYTES: usize = 50 * 1024 * 1024;

@@ -337,13 +337,19 @@ fn the_openat_walk_alone_creates_and_refuses_like_the_fast_path() {
     // The walk is what runs without openat2 (other Unix systems, old kernels, seccomp).
     let f = fixture();
     let root = walk::open_root(&f.project).unwrap();
-    let made = walk::walk(root.as_fd(), &f.project, Path::new("x/y/z"), true, Op::Write);
+    let lookup = |create| walk::Lookup {
+        root: root.as_fd(),
+        root_path: &f.project,
+        create,
+        op: Op::Write,
+    };
+    let made = lookup(true).walk(Path::new("x/y/z"));
     assert!(made.is_ok());
     assert!(f.project.join("x/y/z").is_dir());
-    let missing = walk::walk(root.as_fd(), &f.project, Path::new("q/r"), false, Op::Write).unwrap_err();
+    let missing = lookup(false).walk(Path::new("q/r")).unwrap_err();
     assert_eq!(missing.kind(), std::io::ErrorKind::NotFound);
     symlink(&f.outside, f.project.join("x/out")).unwrap();
-    let err = walk::walk(root.as_fd(), &f.project, Path::new("x/out/new"), true, Op::Write).unwrap_err();
+    let err = lookup(true).walk(Path::new("x/out/new")).unwrap_err();
     assert!(err.is_changed(), "{err}");
     assert!(err.to_string().contains("x/out is a symbolic link"), "{err}");
     assert_eq!(

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use rustix::fs::{self, AtFlags, FileType, Mode, OFlags, Stat};
 use rustix::io::Errno;
 
-use super::walk::{self, link_text};
+use super::walk::{self, Lookup, link_text};
 use super::{BeneathError, Durability, FileMode, Op, split, staging_name};
 
 /// How a file to read or re-mode is opened: never through a link, never blocking on a FIFO.
@@ -51,10 +51,19 @@ impl Root {
         &self.path
     }
 
+    fn lookup(&self, create: bool, op: Op) -> Lookup<'_> {
+        Lookup {
+            root: self.fd.as_fd(),
+            root_path: &self.path,
+            create,
+            op,
+        }
+    }
+
     fn parent<'a>(&self, rel: &'a Path, create: bool, op: Op) -> Result<Parent<'a>, BeneathError> {
         let (parent, name) = split(rel)?;
         Ok(Parent {
-            dir: walk::open_dir(self.fd.as_fd(), &self.path, parent, create, op)?,
+            dir: self.lookup(create, op).open_dir(parent)?,
             name,
             shown: self.path.join(rel),
         })
@@ -195,7 +204,7 @@ impl Root {
 
     /// Creates the directory `rel` and its missing parents.
     pub fn create_dirs(&self, rel: &Path) -> Result<(), BeneathError> {
-        walk::open_dir(self.fd.as_fd(), &self.path, rel, true, Op::Write).map(drop)
+        self.lookup(true, Op::Write).open_dir(rel).map(drop)
     }
 }
 

@@ -26,23 +26,64 @@ pub(super) fn open_root(path: &Path) -> Result<OwnedFd, BeneathError> {
     fs::openat(fs::CWD, path, DIR_FLAGS, Mode::empty()).map_err(|e| BeneathError::io(path, e))
 }
 
-/// Opens the directory `rel` (plain names, possibly empty) below `root`, shown in messages as
-/// under `root_path`. With `create`, missing directories are made (mode 0o777 less the umask).
-pub(super) fn open_dir(
-    root: BorrowedFd<'_>,
-    root_path: &Path,
-    rel: &Path,
-    create: bool,
-    op: Op,
-) -> Result<OwnedFd, BeneathError> {
-    if rel.as_os_str().is_empty() {
-        return fs::openat(root, ".", DIR_FLAGS, Mode::empty()).map_err(|e| BeneathError::io(root_path, e));
+/// How directories below an open root are looked up: the root's descriptor and the path
+/// messages show it as, whether missing directories are made (mode 0o777 less the umask), and
+/// the operation a failure is reported for. The fast path and the walk take the same four
+/// things, so they travel together.
+pub(super) struct Lookup<'a> {
+    pub root: BorrowedFd<'a>,
+    pub root_path: &'a Path,
+    pub create: bool,
+    pub op: Op,
+}
+
+impl Lookup<'_> {
+    /// Opens the directory `rel` (plain names, possibly empty: the root itself).
+    pub fn open_dir(&self, rel: &Path) -> Result<OwnedFd, BeneathError> {
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        if !rel.as_os_str().is_empty()
+            && let Some(dir) = open_in_one_call(self.root, rel)
+        {
+            return Ok(dir);
+        }
+        self.walk(rel)
     }
-    #[cfg(any(target_os = "linux", target_os = "android"))]
-    if let Some(dir) = open_in_one_call(root, rel) {
-        return Ok(dir);
+
+    /// One name at a time from the root, never following a link.
+    pub fn walk(&self, rel: &Path) -> Result<OwnedFd, BeneathError> {
+        let mut dir =
+            fs::openat(self.root, ".", DIR_FLAGS, Mode::empty()).map_err(|e| BeneathError::io(self.root_path, e))?;
+        let mut shown = self.root_path.to_path_buf();
+        for component in rel.components() {
+            let Component::Normal(name) = component else {
+                return Err(BeneathError::BadPath(rel.to_path_buf()));
+            };
+            shown.push(name);
+            dir = self.open_child(dir.as_fd(), name, &shown)?;
+        }
+        Ok(dir)
     }
-    walk(root, root_path, rel, create, op)
+
+    fn open_child(&self, dir: BorrowedFd<'_>, name: &OsStr, shown: &Path) -> Result<OwnedFd, BeneathError> {
+        let mut made = false;
+        loop {
+            match fs::openat(dir, name, DIR_FLAGS | OFlags::NOFOLLOW, Mode::empty()) {
+                Ok(child) => return Ok(child),
+                Err(Errno::NOENT) if self.create && !made => {
+                    match fs::mkdirat(dir, name, Mode::from_raw_mode(0o777)) {
+                        // Someone else made it in between: open whatever is there now, link-free.
+                        Ok(()) | Err(Errno::EXIST) => made = true,
+                        Err(e) => return Err(BeneathError::io(shown, e)),
+                    }
+                }
+                // O_NOFOLLOW on a link: ELOOP (EMLINK on FreeBSD); O_DIRECTORY on anything else: ENOTDIR.
+                Err(Errno::LOOP | Errno::MLINK | Errno::NOTDIR) => {
+                    return Err(not_a_directory(dir, name, shown, self.op));
+                }
+                Err(e) => return Err(BeneathError::io(shown, e)),
+            }
+        }
+    }
 }
 
 /// The fast path: the whole directory path in one `openat2`. `None` on any failure; the walk
@@ -61,45 +102,6 @@ fn open_in_one_call(root: BorrowedFd<'_>, rel: &Path) -> Option<OwnedFd> {
         }
     }
     None
-}
-
-/// One name at a time from `root`, never following a link.
-pub(super) fn walk(
-    root: BorrowedFd<'_>,
-    root_path: &Path,
-    rel: &Path,
-    create: bool,
-    op: Op,
-) -> Result<OwnedFd, BeneathError> {
-    let mut dir = fs::openat(root, ".", DIR_FLAGS, Mode::empty()).map_err(|e| BeneathError::io(root_path, e))?;
-    let mut shown = root_path.to_path_buf();
-    for component in rel.components() {
-        let Component::Normal(name) = component else {
-            return Err(BeneathError::BadPath(rel.to_path_buf()));
-        };
-        shown.push(name);
-        dir = open_child(dir.as_fd(), name, &shown, create, op)?;
-    }
-    Ok(dir)
-}
-
-fn open_child(dir: BorrowedFd<'_>, name: &OsStr, shown: &Path, create: bool, op: Op) -> Result<OwnedFd, BeneathError> {
-    let mut made = false;
-    loop {
-        match fs::openat(dir, name, DIR_FLAGS | OFlags::NOFOLLOW, Mode::empty()) {
-            Ok(child) => return Ok(child),
-            Err(Errno::NOENT) if create && !made => {
-                match fs::mkdirat(dir, name, Mode::from_raw_mode(0o777)) {
-                    // Someone else made it in between: open whatever is there now, link-free.
-                    Ok(()) | Err(Errno::EXIST) => made = true,
-                    Err(e) => return Err(BeneathError::io(shown, e)),
-                }
-            }
-            // O_NOFOLLOW on a link: ELOOP (EMLINK on FreeBSD); O_DIRECTORY on anything else: ENOTDIR.
-            Err(Errno::LOOP | Errno::MLINK | Errno::NOTDIR) => return Err(not_a_directory(dir, name, shown, op)),
-            Err(e) => return Err(BeneathError::io(shown, e)),
-        }
-    }
 }
 
 /// Names what stands where a directory was expected.

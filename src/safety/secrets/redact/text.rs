@@ -71,18 +71,13 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    const GH: &str = "ghp_1234567890abcdefghijABCDEFGHIJklmnop";
-    const AWS: &str = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
-
-    fn secrets() -> SecretSet {
-        SecretSet::builder().secret("AWS_SECRET_ACCESS_KEY", AWS).build()
-    }
+    use crate::safety::secrets::fixtures::{AWS_SECRET_KEY, GITHUB_TOKEN, aws_secret_set};
 
     #[test]
     fn json_results_are_redacted_on_their_decoded_strings() {
         let content =
-            json!({"output": format!("first\n{GH}\nsk-abcdefghijklmnop1234567890\n{AWS}"), "exit_code": 0}).to_string();
-        let redacted = redact_content(&secrets(), &content);
+            json!({"output": format!("first\n{GITHUB_TOKEN}\nsk-abcdefghijklmnop1234567890\n{AWS_SECRET_KEY}"), "exit_code": 0}).to_string();
+        let redacted = redact_content(&aws_secret_set(), &content);
         let value: Value = serde_json::from_str(&redacted).unwrap();
         assert_eq!(
             value["output"],
@@ -103,7 +98,7 @@ mod tests {
     #[test]
     fn untouched_results_keep_their_exact_text() {
         let content = "{\"b\": 1, \"a\": 2}";
-        assert_eq!(redact_content(&secrets(), content), content);
-        assert_eq!(redact_content(&secrets(), "plain text"), "plain text");
+        assert_eq!(redact_content(&aws_secret_set(), content), content);
+        assert_eq!(redact_content(&aws_secret_set(), "plain text"), "plain text");
     }
 }

@@ -9,15 +9,15 @@ mod ordinary;
 
 use std::ffi::OsString;
 
+use super::fixtures::AWS_SECRET_KEY;
 use super::*;
 
 const OPENAI: &str = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z";
-const AWS: &str = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
 
 fn set() -> SecretSet {
     SecretSet::builder()
         .secret("OPENAI_API_KEY", OPENAI)
-        .env_var("AWS_SECRET_ACCESS_KEY", AWS)
+        .env_var("AWS_SECRET_ACCESS_KEY", AWS_SECRET_KEY)
         .env_var("PATH", "/usr/local/bin:/usr/bin")
         .secret("model.api_key", "changeme")
         .secret("x", "short")
@@ -29,7 +29,7 @@ fn set() -> SecretSet {
 fn values_become_named_markers_anywhere_in_the_text() {
     let set = set();
     assert_eq!(set.len(), 3, "PATH, placeholders and short values are not secrets");
-    let text = format!("a\\n{OPENAI}\nAWS_SECRET_ACCESS_KEY={AWS}x{OPENAI}");
+    let text = format!("a\\n{OPENAI}\nAWS_SECRET_ACCESS_KEY={AWS_SECRET_KEY}x{OPENAI}");
     assert_eq!(
         set.redact(&text),
         "a\\n[REDACTED:OPENAI_API_KEY]\nAWS_SECRET_ACCESS_KEY=[REDACTED:AWS_SECRET_ACCESS_KEY]x[REDACTED:OPENAI_API_KEY]"
@@ -127,7 +127,7 @@ fn child_env_drops_credentials_and_resolved_keys_and_honours_passthrough() {
         ("CARGO_HOME", "/c"),
         ("OPENAI_API_KEY", OPENAI),
         ("GITHUB_TOKEN", "ghp_x"),
-        ("AWS_SECRET_ACCESS_KEY", AWS),
+        ("AWS_SECRET_ACCESS_KEY", AWS_SECRET_KEY),
         ("AWS_REGION", "eu-west-1"),
         ("INNOCENT_NAME", OPENAI),
         ("NPM_TOKEN", "npm_abcdefgh"),

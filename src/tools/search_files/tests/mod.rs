@@ -9,8 +9,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::SearchFilesTool;
 use crate::runtime::approver::AllowAll;
+use crate::runtime::file_io::read_guards::DenyList;
 use crate::runtime::{SessionScope, Tool, ToolContext, ToolDisplay};
-use crate::tools::read_file::guards::DenyList;
 
 fn test_ctx(dir: &Path) -> ToolContext {
     let session = SessionScope::local("s", dir.to_path_buf(), Arc::new(AllowAll));

@@ -13,6 +13,8 @@ use std::sync::LazyLock;
 
 use regex::{Regex, RegexBuilder};
 
+use super::tree::entries_below;
+
 /// A skill with more files than this is suspicious (medium).
 const MAX_FILE_COUNT: usize = 50;
 /// A skill larger than this in total is suspicious (high).
@@ -266,21 +268,7 @@ mod structure;
 
 /// Every file and symlink under `dir` (symlinked folders are not entered), sorted.
 fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(current) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&current) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            match entry.file_type() {
-                Ok(t) if t.is_dir() => stack.push(path),
-                Ok(_) => out.push(path),
-                Err(_) => {}
-            }
-        }
-    }
+    let mut out: Vec<PathBuf> = entries_below(dir).into_iter().map(|(path, _)| path).collect();
     out.sort();
     out
 }

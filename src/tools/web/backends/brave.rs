@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{Backend, CallError, call, failure, hit, text_of, web_results};
+use super::{Backend, CallError, call, failure, field, web_hits};
 
 pub(super) const ENDPOINT: &str = "https://api.search.brave.com/res/v1/web/search";
 
@@ -37,15 +37,5 @@ pub(super) fn parse(body: &Value, limit: usize) -> Value {
     let raw = (body.get("web").and_then(|w| w.get("results")).and_then(Value::as_array))
         .cloned()
         .unwrap_or_default();
-    let hits = (raw.iter().take(limit).enumerate())
-        .map(|(i, r)| {
-            hit(
-                text_of(r.get("title")),
-                text_of(r.get("url")),
-                text_of(r.get("description")),
-                i + 1,
-            )
-        })
-        .collect();
-    web_results(hits)
+    web_hits(raw.iter().take(limit), field("description"))
 }

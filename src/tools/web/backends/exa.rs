@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::{Backend, Doc, call, failure, hit, text_of, web_results};
+use super::{Backend, Doc, call, failure, text_of, web_hits};
 
 const TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -34,20 +34,12 @@ fn results(body: &Value) -> impl Iterator<Item = &Value> {
 }
 
 pub(super) fn parse_search(body: &Value) -> Value {
-    let hits = (results(body).enumerate())
-        .map(|(i, r)| {
-            let highlights: Vec<String> = (r.get("highlights").and_then(Value::as_array).into_iter().flatten())
-                .map(|h| text_of(Some(h)))
-                .collect();
-            hit(
-                text_of(r.get("title")),
-                text_of(r.get("url")),
-                highlights.join(" "),
-                i + 1,
-            )
-        })
-        .collect();
-    web_results(hits)
+    web_hits(results(body), |r| {
+        let highlights: Vec<String> = (r.get("highlights").and_then(Value::as_array).into_iter().flatten())
+            .map(|h| text_of(Some(h)))
+            .collect();
+        highlights.join(" ")
+    })
 }
 
 pub(super) async fn extract(backend: &Backend, client: &reqwest::Client, urls: &[String]) -> Vec<Doc> {

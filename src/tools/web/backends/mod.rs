@@ -292,14 +292,27 @@ fn failure(message: impl Into<String>) -> Value {
     serde_json::json!({"success": false, "error": message.into()})
 }
 
-/// `{"success": true, "data": {"web": results}}`.
-fn web_results(results: Vec<Value>) -> Value {
-    serde_json::json!({"success": true, "data": {"web": results}})
+/// `{"success": true, "data": {"web": hits}}`, the backend's results in order as Hermes' hits
+/// (`title`, `url`, `description`, `position` from 1). Every backend names the title and url
+/// fields alike; the description is what `describe` takes from a result (a `content` or
+/// `description` field, or joined highlights or excerpts).
+fn web_hits<'a>(results: impl IntoIterator<Item = &'a Value>, describe: impl Fn(&Value) -> String) -> Value {
+    let hits: Vec<Value> = (results.into_iter().enumerate())
+        .map(|(i, r)| {
+            serde_json::json!({
+                "title": text_of(r.get("title")),
+                "url": text_of(r.get("url")),
+                "description": describe(r),
+                "position": i + 1,
+            })
+        })
+        .collect();
+    serde_json::json!({"success": true, "data": {"web": hits}})
 }
 
-/// One search hit in Hermes' shape.
-fn hit(title: String, url: String, description: String, position: usize) -> Value {
-    serde_json::json!({"title": title, "url": url, "description": description, "position": position})
+/// A result's `key` field as text (the `describe` of backends that name one field).
+fn field(key: &str) -> impl Fn(&Value) -> String + '_ {
+    move |r| text_of(r.get(key))
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::{Backend, Doc, call, failure, hit, text_of, web_results};
+use super::{Backend, Doc, call, failure, text_of, web_hits};
 
 const TIMEOUT: Duration = Duration::from_secs(60);
 const BETA: &str = "search-extract-2025-10-10";
@@ -53,10 +53,7 @@ fn excerpts(r: &Value, separator: &str) -> String {
 }
 
 pub(super) fn parse_search(body: &Value) -> Value {
-    let hits = (list(body, "results").enumerate())
-        .map(|(i, r)| hit(text_of(r.get("title")), text_of(r.get("url")), excerpts(r, " "), i + 1))
-        .collect();
-    web_results(hits)
+    web_hits(list(body, "results"), |r| excerpts(r, " "))
 }
 
 pub(super) async fn extract(backend: &Backend, client: &reqwest::Client, urls: &[String]) -> Vec<Doc> {

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{Backend, CallError, call, failure, hit, text_of, web_results};
+use super::{Backend, CallError, call, failure, field, web_hits};
 
 pub(super) async fn search(backend: &Backend, client: &reqwest::Client, query: &str, limit: usize) -> Value {
     let request = client
@@ -32,15 +32,5 @@ pub(super) fn parse(body: &Value, limit: usize) -> Value {
     };
     // Stable, descending, like Python's sorted(..., reverse=True).
     raw.sort_by(|a, b| score(b).total_cmp(&score(a)));
-    let hits = (raw.into_iter().take(limit).enumerate())
-        .map(|(i, r)| {
-            hit(
-                text_of(r.get("title")),
-                text_of(r.get("url")),
-                text_of(r.get("content")),
-                i + 1,
-            )
-        })
-        .collect();
-    web_results(hits)
+    web_hits(raw.into_iter().take(limit), field("content"))
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::{Backend, Doc, call, failure, hit, text_of, web_results};
+use super::{Backend, Doc, call, failure, field, text_of, web_hits};
 
 const TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -34,22 +34,8 @@ pub(super) async fn search(backend: &Backend, client: &reqwest::Client, query: &
 }
 
 pub(super) fn parse_search(body: &Value) -> Value {
-    let hits = (body
-        .get("results")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .enumerate())
-    .map(|(i, r)| {
-        hit(
-            text_of(r.get("title")),
-            text_of(r.get("url")),
-            text_of(r.get("content")),
-            i + 1,
-        )
-    })
-    .collect();
-    web_results(hits)
+    let results = body.get("results").and_then(Value::as_array).into_iter().flatten();
+    web_hits(results, field("content"))
 }
 
 pub(super) async fn extract(backend: &Backend, client: &reqwest::Client, urls: &[String]) -> Vec<Doc> {

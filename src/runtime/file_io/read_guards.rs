@@ -1,7 +1,9 @@
-//! Path guards shared by `read_file` and `search_files`: device paths that would block or never
-//! reach EOF, binary extensions, the binary-content sniff, and the Hermes read denylist
-//! (credential stores under HERMES_HOME, the skills hub cache, project `.env` files). The
-//! denylist is defence in depth, not a security boundary: the terminal can still read them.
+//! Path guards of the tools that read files (`read_file`, `search_files`, `vision`'s local
+//! images): device paths that would block or never reach EOF, binary extensions, the
+//! binary-content sniff, and the Hermes read denylist (credential stores under HERMES_HOME, the
+//! skills hub cache, project `.env` files). The denylist is defence in depth, not a security
+//! boundary: the terminal can still read them. Here, not in one of those tools, so that no tool
+//! imports another.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
