@@ -80,21 +80,6 @@ impl Root {
         Ok(())
     }
 
-    pub fn replace(
-        &self,
-        rel: &Path,
-        bytes: &[u8],
-        mode: FileMode,
-        durability: Durability,
-    ) -> Result<(), BeneathError> {
-        split(rel)?;
-        let target = self.path.join(rel);
-        if fs::symlink_metadata(&target).is_ok_and(|m| m.file_type().is_symlink()) {
-            fs::remove_file(&target).map_err(|e| BeneathError::io(&target, e))?;
-        }
-        self.write(rel, bytes, mode, durability)
-    }
-
     pub fn read(&self, rel: &Path) -> Result<Option<Vec<u8>>, BeneathError> {
         let target = self.target(rel, Op::Read)?;
         match fs::read(&target) {

@@ -72,34 +72,8 @@ impl Root {
     /// Replaces (or creates) the file at `rel` with `bytes`, creating missing directories. A
     /// directory at `rel` is refused; so is a symlink (the judged path never ends in one).
     pub fn write(&self, rel: &Path, bytes: &[u8], mode: FileMode, durability: Durability) -> Result<(), BeneathError> {
-        self.write_file(rel, bytes, mode, durability, false)
-    }
-
-    /// Like [`Root::write`], but a symlink at `rel` is replaced by the file — the link itself,
-    /// never its target: for putting back a checkpoint that had a file where a link is now.
-    pub fn replace(
-        &self,
-        rel: &Path,
-        bytes: &[u8],
-        mode: FileMode,
-        durability: Durability,
-    ) -> Result<(), BeneathError> {
-        self.write_file(rel, bytes, mode, durability, true)
-    }
-
-    fn write_file(
-        &self,
-        rel: &Path,
-        bytes: &[u8],
-        mode: FileMode,
-        durability: Durability,
-        over_link: bool,
-    ) -> Result<(), BeneathError> {
         let parent = self.parent(rel, true, Op::Write)?;
-        let old = match file_stat(&parent, Op::Write) {
-            Err(BeneathError::FinalSymlink { .. }) if over_link => None,
-            other => other?.map(|stat| permission_bits(&stat)),
-        };
+        let old = file_stat(&parent, Op::Write)?.map(|stat| permission_bits(&stat));
         write_in(&parent, bytes, |fresh| mode.bits(old, fresh), durability)
     }
 
