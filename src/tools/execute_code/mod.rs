@@ -40,7 +40,9 @@ pub(crate) const CLIENT_MODULE: &str = include_str!("client.py");
 /// The `execute_code` tool.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct ExecuteCodeTool {
-    /// `code_execution.*`: how long a script may run and how many calls it may make.
+    /// `code_execution.*`: how long a script may run and how many calls it may make (Unix only:
+    /// elsewhere the tool is not offered).
+    #[cfg_attr(not(unix), allow(dead_code))]
     limits: CodeExecutionSettings,
 }
 
