@@ -52,6 +52,8 @@ mod edit_race;
 mod execute_code;
 /// Sessions Hermes saved in its own `state.db`: listed, loaded, continued, never written.
 mod hermes_sessions;
+/// The file-level import graph: no circle spans two folders.
+mod import_graph;
 /// The npm package and the Python wheel, installed from local files and probed like the ACP
 /// registry does.
 mod launchers;

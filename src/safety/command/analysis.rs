@@ -13,8 +13,30 @@ use crate::safety::paths::sensitive_reason;
 /// calling `$(MAKE)` in every recipe must not read files without end).
 const MAX_READS: u8 = 16;
 
+/// Where a simple command's standard input comes from (a shell reading stdin runs it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Stdin {
+    Inherited,
+    Pipe,
+    File,
+    Here,
+}
+
+/// The walk's entry points for a command nested in another one's words (`xargs rm`, `find
+/// -exec`, `uv run pytest`, `git bisect run make`). The module root installs them, so a program
+/// module hands a nested command back up without importing the walk above it: the analysis is
+/// recursive, its modules are not a circle.
+#[derive(Clone, Copy)]
+pub(super) struct Nested {
+    /// Peels wrappers (`env`, `nice`, `sudo`, `xargs`…) off the words and classifies what runs.
+    pub peel: fn(&mut Analysis, &[Arg], Stdin, usize),
+    /// Classifies words as the program already named (nothing left to peel).
+    pub simple: fn(&mut Analysis, &str, &[Arg], Stdin, usize),
+}
+
 pub(super) struct Analysis<'a> {
     pub cx: &'a CommandContext<'a>,
+    nested: Nested,
     findings: Vec<Finding>,
     programs: Vec<String>,
     writes: Vec<PathBuf>,
@@ -36,9 +58,10 @@ pub(super) struct Analysis<'a> {
 }
 
 impl<'a> Analysis<'a> {
-    pub fn new(cx: &'a CommandContext<'a>) -> Self {
+    pub fn new(cx: &'a CommandContext<'a>, nested: Nested) -> Self {
         Self {
             cx,
+            nested,
             findings: Vec::new(),
             programs: Vec::new(),
             writes: Vec::new(),
@@ -53,6 +76,28 @@ impl<'a> Analysis<'a> {
             dotglob: false,
             reads_left: MAX_READS,
         }
+    }
+
+    /// Analyses `words` as a command of its own, wrappers peeled (see [`Nested`]).
+    pub fn peel(&mut self, words: &[Arg], stdin: Stdin, depth: usize) {
+        (self.nested.peel)(self, words, stdin, depth)
+    }
+
+    /// Classifies `words` as `prog` (see [`Nested`]).
+    pub fn classify_as(&mut self, prog: &str, words: &[Arg], stdin: Stdin, depth: usize) {
+        (self.nested.simple)(self, prog, words, stdin, depth)
+    }
+
+    /// Runs `words` plus an argument only known at run time, as a command of its own.
+    pub fn inner(&mut self, words: &[Arg], extra: &str, stdin: Stdin, depth: usize) {
+        let mut cmd = words.to_vec();
+        cmd.push(Arg {
+            text: extra.to_owned(),
+            ..Arg::default()
+        });
+        self.open_frame();
+        self.peel(&cmd, stdin, depth + 1);
+        self.close_frame();
     }
 
     pub fn finish(mut self) -> CommandAssessment {

@@ -5,9 +5,9 @@
 //! program (`tar --to-command`, `-I`, `--checkpoint-action=exec`, `-F`, `--rsh-command`,
 //! `zip -TT`) have their command analysed or are unknown.
 
-use super::classify::{has_long, has_short, option_arg, positional};
+use super::analysis::Analysis;
+use super::flags::{has_long, has_short, option_arg, positional};
 use super::options::{has_long_prefix, short_bundle};
-use super::walk::Analysis;
 use super::words::Arg;
 use super::{Risk, paths};
 

@@ -6,7 +6,7 @@
 //! (`GIT_PAGER`, `EDITOR`, `GIT_SSH_COMMAND`…) has that command analysed.
 
 use super::Risk;
-use super::walk::Analysis;
+use super::analysis::Analysis;
 use super::words::Arg;
 
 /// What setting a variable can do.

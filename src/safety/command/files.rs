@@ -3,8 +3,8 @@
 //! Every target it can name is recorded as a write.
 
 use super::Risk;
-use super::classify::{has_long, has_short, names, option_arg, option_value, positional};
-use super::walk::Analysis;
+use super::analysis::Analysis;
+use super::flags::{has_long, has_short, names, option_arg, option_value, positional};
 use super::words::Arg;
 
 pub(super) fn delete(a: &mut Analysis, prog: &str, args: &[Arg]) {

@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
-use super::classify::positional;
-use super::walk::Analysis;
+use super::analysis::Analysis;
+use super::flags::positional;
 use super::words::Arg;
 use super::{Risk, paths};
 

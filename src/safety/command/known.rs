@@ -3,7 +3,7 @@
 //! assignment, `hash -p` and `enable -f` change what a name runs, `fc` opens an editor.
 
 use super::Risk;
-use super::walk::Analysis;
+use super::analysis::Analysis;
 use super::words::Arg;
 
 /// Builtins and utilities judged here (everything else is in a table of its own).

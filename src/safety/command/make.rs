@@ -8,11 +8,11 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
+use super::analysis::Analysis;
 use super::makefile::{Auto, Makefile, Rule};
 use super::options::Table;
-use super::walk::Analysis;
 use super::words::Arg;
-use super::{Risk, env, wrappers};
+use super::{Risk, env, options};
 
 const MAKE: Table = Table::new("bBeiknqrRsStvwdLpP", "CfIjlWoO").optional("").long(
     &[
@@ -89,7 +89,7 @@ pub(super) fn make(a: &mut Analysis, words: &[Arg], from: usize, depth: usize) {
     let mut goals = Vec::new();
     let mut i = 0;
     while i < args.len() {
-        let Some(p) = wrappers::opts(a, "make", &args[i..], &MAKE) else {
+        let Some(p) = options::understood(a, "make", &args[i..], &MAKE) else {
             return;
         };
         for o in &p.options {

@@ -21,6 +21,7 @@ mod archives;
 mod classify;
 mod env;
 mod files;
+mod flags;
 mod frames;
 mod git;
 mod glob;
@@ -205,13 +206,19 @@ impl CommandAssessment {
     }
 }
 
+/// How the program modules hand a nested command back to the walk (see `analysis::Nested`).
+const NESTED: analysis::Nested = analysis::Nested {
+    peel: wrappers::peel,
+    simple: classify::simple,
+};
+
 /// Parses and classifies `command` as it would run in `cx.cwd`. Never panics; anything it
 /// cannot analyse (parse errors, limits, non-literal programs) is `Risk::Unknown`.
 pub fn assess(command: &str, cx: &CommandContext) -> CommandAssessment {
     // The parser is third-party code fed hostile text: a panic in it must fail closed, not
     // take the turn down. (Stack depth is bounded up front by `MAX_DEPTH`.)
     let analysed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let mut analysis = analysis::Analysis::new(cx);
+        let mut analysis = analysis::Analysis::new(cx, NESTED);
         analysis.script(command, 0);
         analysis.finish()
     }));

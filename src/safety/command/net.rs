@@ -5,9 +5,9 @@
 //! commands run on another host (`ssh host cmd`), and downloads recorded as writes.
 
 use super::Risk;
-use super::classify::{has_long, option_arg, positional};
+use super::analysis::{Analysis, Stdin};
+use super::flags::{has_long, option_arg, positional};
 use super::options::{self, Table, short_bundle};
-use super::walk::{Analysis, Stdin};
 use super::words::Arg;
 
 const CURL_DATA: &[&str] = &[

@@ -5,6 +5,8 @@
 //! getopt's `+` mode). An option the table does not list, or a word that is not literal where
 //! an option may stand, is an error: the caller treats the command as unknown.
 
+use super::Risk;
+use super::analysis::Analysis;
 use super::words::Arg;
 
 /// What a program accepts. Short options are letters (or digits) in strings.
@@ -245,6 +247,17 @@ pub(super) fn has_long_prefix(args: &[Arg], names: &[&str]) -> bool {
         let given = given.split_once('=').map_or(given, |(n, _)| n);
         !given.is_empty() && names.iter().any(|n| n.trim_start_matches('-').starts_with(given))
     })
+}
+
+/// Reads `prog`'s options with `table`, or flags the command unknown.
+pub(super) fn understood(a: &mut Analysis, prog: &str, args: &[Arg], table: &Table) -> Option<Parsed> {
+    match parse(args, table) {
+        Ok(parsed) => Some(parsed),
+        Err(option) => {
+            a.flag(Risk::Unknown, format!("{prog}: option not understood: {option}"));
+            None
+        }
+    }
 }
 
 #[cfg(test)]

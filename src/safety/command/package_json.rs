@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 use super::Risk;
-use super::walk::Analysis;
+use super::analysis::Analysis;
 use super::words::Arg;
 
 /// yarn's and pnpm's own commands (anything else names a script).
@@ -139,7 +139,7 @@ fn package_dir(a: &Analysis, args: &[Arg]) -> Result<PathBuf, String> {
 
 pub(super) fn run(a: &mut Analysis, prog: &str, words: &[Arg], from: usize, depth: usize) {
     let args = &words[from..];
-    let Some(sub_at) = super::project::subcommand(args) else {
+    let Some(sub_at) = super::project::tables::subcommand(args) else {
         return;
     };
     let Some((name, at)) = script_name(args, sub_at) else {

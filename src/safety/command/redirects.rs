@@ -5,7 +5,7 @@
 
 use brush_parser::ast::{IoFileRedirectKind, IoFileRedirectTarget, IoRedirect};
 
-use super::walk::{Analysis, Stdin};
+use super::analysis::{Analysis, Stdin};
 
 impl Analysis<'_> {
     pub(super) fn redirect(&mut self, r: &IoRedirect, depth: usize, stdin: &mut Stdin) {

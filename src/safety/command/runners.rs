@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::Risk;
-use super::walk::{Analysis, Stdin};
+use super::analysis::{Analysis, Stdin};
 use super::words::Arg;
 
 /// `find … -exec cmd {} \;` (and `-execdir`/`-ok`/`-okdir`, `+`): each command runs on its own
@@ -49,10 +49,10 @@ pub(super) fn find(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) 
             });
         }
         a.open_frame();
-        super::wrappers::peel(a, &cmd, stdin, depth + 1);
+        a.peel(&cmd, stdin, depth + 1);
         a.close_frame();
     }
-    super::classify::simple(a, "find", &own, stdin, depth);
+    a.classify_as("find", &own, stdin, depth);
 }
 
 /// `find`'s own actions: `-delete`, and `-fprint`/`-fls` writing files.

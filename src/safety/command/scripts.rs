@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use super::Risk;
-use super::walk::{Analysis, Stdin};
+use super::analysis::{Analysis, Stdin};
 use super::words::Arg;
 
 const SHELLS: &[&str] = &[

@@ -8,10 +8,10 @@
 use std::path::{Path, PathBuf};
 
 use super::Risk;
-use super::classify::positional;
+use super::analysis::Analysis;
+use super::flags::positional;
 use super::glob;
 use super::read_only_programs::DIGESTS;
-use super::walk::Analysis;
 use super::words::Arg;
 
 pub(super) const PRINTS_ENV: &str = "prints environment variables (may contain secrets)";
@@ -143,10 +143,10 @@ pub(super) fn read_directories(a: &mut Analysis, prog: &str, dirs: &[&Arg]) {
 }
 
 fn recursive(prog: &str, args: &[Arg]) -> bool {
-    let flag = |c: char| super::classify::has_short(args, c);
+    let flag = |c: char| super::flags::has_short(args, c);
     match prog {
         "grep" | "egrep" | "fgrep" => {
-            flag('r') || flag('R') || super::classify::has_long(args, &["--recursive", "--dereference-recursive"])
+            flag('r') || flag('R') || super::flags::has_long(args, &["--recursive", "--dereference-recursive"])
         }
         "rgrep" | "rg" | "ag" | "ack" => true,
         "cp" | "zip" => flag('r') || flag('R') || flag('a'),

@@ -3,8 +3,8 @@
 //! and `systemctl`/`service`/`launchctl` changes ask.
 
 use super::Risk;
-use super::classify::positional;
-use super::walk::Analysis;
+use super::analysis::Analysis;
+use super::flags::positional;
 use super::words::Arg;
 
 pub(super) fn kill(a: &mut Analysis, prog: &str, args: &[Arg]) {

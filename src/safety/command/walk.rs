@@ -5,30 +5,12 @@
 
 use brush_parser::ast::{
     AndOr, Command, CommandPrefixOrSuffixItem, CompoundCommand, CompoundList, ElseClause, ExtendedTestExpr,
-    FunctionDefinition, Pipeline, ProcessSubstitutionKind, Program, SeparatorOperator, SimpleCommand,
+    FunctionDefinition, Pipeline, ProcessSubstitutionKind, Program, SeparatorOperator, SimpleCommand, Word,
 };
 
-pub(super) use super::analysis::Analysis;
-use super::words::Arg;
-use super::{MAX_DEPTH, Risk};
-
-/// Where a simple command's standard input comes from (a shell reading stdin runs it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Stdin {
-    Inherited,
-    Pipe,
-    File,
-    Here,
-}
-
-/// A simple command ready for classification.
-#[derive(Debug)]
-pub(super) struct Simple {
-    /// `NAME=value` prefixes, decoded.
-    pub assigns: Vec<Arg>,
-    pub words: Vec<Arg>,
-    pub stdin: Stdin,
-}
+use super::analysis::{Analysis, Stdin};
+use super::words::{Arg, Decoded, decode};
+use super::{MAX_DEPTH, Risk, parse};
 
 impl Analysis<'_> {
     pub(super) fn program(&mut self, program: &Program, depth: usize) {
@@ -239,6 +221,43 @@ impl Analysis<'_> {
             }
             return;
         }
-        super::wrappers::run(self, Simple { assigns, words, stdin }, depth);
+        super::wrappers::run(self, super::wrappers::Simple { assigns, words, stdin }, depth);
+    }
+}
+
+impl Analysis<'_> {
+    /// Decodes a word and walks the commands its substitutions would run.
+    pub fn word(&mut self, word: &Word, depth: usize) -> Arg {
+        self.text_word(&word.value, depth, false)
+    }
+
+    pub fn text_word(&mut self, text: &str, depth: usize, heredoc: bool) -> Arg {
+        let pieces = if heredoc {
+            parse::heredoc(text)
+        } else {
+            parse::word(text)
+        };
+        let pieces = match pieces {
+            Ok(p) => p,
+            Err(e) => {
+                self.flag(Risk::Unknown, e.to_string());
+                return Arg {
+                    text: text.to_owned(),
+                    ..Arg::default()
+                };
+            }
+        };
+        let Decoded {
+            arg,
+            substitutions,
+            opaque,
+        } = decode(&pieces, text, self.cx.home, self.cwd());
+        if let Some(reason) = opaque {
+            self.flag(Risk::Unknown, reason);
+        }
+        for s in substitutions {
+            self.script(&s, depth + 1);
+        }
+        arg
     }
 }

@@ -2,15 +2,12 @@
 //! ANSI-C `$'…'` escapes and backslashes decoded, `~` and `$HOME` resolved against the
 //! injected home. Whatever only the running shell knows (other parameters, substitutions,
 //! arithmetic) leaves the word non-literal and keeps its source text for reasons.
-//! `Analysis::word` decodes a parsed word and walks the commands its substitutions run.
+//! (`Analysis::word`, in `walk`, decodes a parsed word and walks the commands its
+//! substitutions run.)
 
 use std::path::Path;
 
-use brush_parser::ast::Word;
 use brush_parser::word::{Parameter, ParameterExpr, TildeExpr, WordPiece, WordPieceWithSource};
-
-use super::walk::Analysis;
-use super::{Risk, parse};
 
 /// One decoded word.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -54,43 +51,6 @@ pub(super) struct Decoded {
     pub arg: Arg,
     pub substitutions: Vec<String>,
     pub opaque: Option<String>,
-}
-
-impl Analysis<'_> {
-    /// Decodes a word and walks the commands its substitutions would run.
-    pub fn word(&mut self, word: &Word, depth: usize) -> Arg {
-        self.text_word(&word.value, depth, false)
-    }
-
-    pub fn text_word(&mut self, text: &str, depth: usize, heredoc: bool) -> Arg {
-        let pieces = if heredoc {
-            parse::heredoc(text)
-        } else {
-            parse::word(text)
-        };
-        let pieces = match pieces {
-            Ok(p) => p,
-            Err(e) => {
-                self.flag(Risk::Unknown, e.to_string());
-                return Arg {
-                    text: text.to_owned(),
-                    ..Arg::default()
-                };
-            }
-        };
-        let Decoded {
-            arg,
-            substitutions,
-            opaque,
-        } = decode(&pieces, text, self.cx.home, self.cwd());
-        if let Some(reason) = opaque {
-            self.flag(Risk::Unknown, reason);
-        }
-        for s in substitutions {
-            self.script(&s, depth + 1);
-        }
-        arg
-    }
 }
 
 pub(super) fn decode(pieces: &[WordPieceWithSource], source: &str, home: &Path, cwd: &Path) -> Decoded {

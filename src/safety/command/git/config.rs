@@ -5,7 +5,7 @@
 //! is a write to that file, which `.git/config` and `~/.gitconfig` make sensitive.
 
 use super::super::Risk;
-use super::super::walk::Analysis;
+use super::super::analysis::Analysis;
 use super::super::words::Arg;
 use super::Repo;
 

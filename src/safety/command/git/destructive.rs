@@ -3,17 +3,16 @@
 //! (abbreviated long options included: `--har` is `--hard`), plumbing that rewrites the work
 //! tree or refs (`read-tree -u`, `checkout-index -f`, `update-ref`) and patches applied to it.
 
-use super::super::classify::{has_short, names, positional};
+use super::super::analysis::Analysis;
+use super::super::flags::{first_positional, has_short, names, positional};
 use super::super::options::has_long_prefix as long;
-use super::super::walk::Analysis;
 use super::super::words::Arg;
-use super::subcommands::first;
 
 /// What a subcommand destroys that `/undo` may not restore: uncommitted work, branches,
 /// stashes, reflogs, unreachable objects, remote branches.
 pub(super) fn destructive(a: &Analysis, name: &str, rest: &[Arg]) -> Option<String> {
     let short = |c| has_short(rest, c);
-    let sub = first(rest);
+    let sub = first_positional(rest);
     match name {
         "reset" if long(rest, &["--hard", "--merge", "--keep"]) => {
             Some("discards uncommitted changes (git reset --hard)".into())

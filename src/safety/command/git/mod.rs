@@ -8,8 +8,8 @@ mod destructive;
 mod subcommands;
 
 use super::Risk;
+use super::analysis::Analysis;
 use super::read_only_programs::simple_command_reads;
-use super::walk::Analysis;
 use super::words::Arg;
 
 /// Where git works: `-C` moves it, `--git-dir`/`--work-tree` elsewhere are unknown.

@@ -5,11 +5,11 @@
 //! of git's own configuration. A subcommand git does not ship (an alias, `git-foo` on PATH)
 //! is unknown.
 
-use super::super::classify::{has_short, names, positional};
+use super::super::Risk;
+use super::super::analysis::{Analysis, Stdin};
+use super::super::flags::{first_positional, has_short, names, positional};
 use super::super::options::has_long_prefix as long;
-use super::super::walk::{Analysis, Stdin};
 use super::super::words::Arg;
-use super::super::{Risk, wrappers};
 use super::{Repo, config};
 
 /// Subcommands that only read (their read-only forms are checked by `simple_command_reads`).
@@ -203,12 +203,8 @@ pub(super) fn judge(a: &mut Analysis, name: &str, rest: &[Arg], repo: &Repo, rea
     }
 }
 
-pub(super) fn first(rest: &[Arg]) -> Option<&str> {
-    positional(rest, &[]).first().map(|w| w.text.as_str())
-}
-
 fn network(a: &mut Analysis, name: &str, rest: &[Arg]) {
-    let sub = first(rest);
+    let sub = first_positional(rest);
     let needs = match name {
         "fetch" | "pull" | "push" | "clone" | "ls-remote" | "send-email" | "request-pull" => true,
         "submodule" => matches!(sub, Some("update" | "add")),
@@ -251,12 +247,12 @@ fn runs_programs(a: &mut Analysis, name: &str, rest: &[Arg], repo: &Repo, depth:
                 a.flag(Risk::Unknown, "git rebase -i opens an editor on the todo list");
             }
         }
-        "bisect" if first(rest) == Some("run") => {
+        "bisect" if first_positional(rest) == Some("run") => {
             if let Some(pos) = rest.iter().position(|w| w.text == "run") {
-                wrappers::inner(a, &rest[pos + 1..], "<bisect result>", Stdin::Inherited, depth);
+                a.inner(&rest[pos + 1..], "<bisect result>", Stdin::Inherited, depth);
             }
         }
-        "submodule" if first(rest) == Some("foreach") => {
+        "submodule" if first_positional(rest) == Some("foreach") => {
             let pos = rest.iter().position(|w| w.text == "foreach").unwrap_or(0);
             let words: Vec<&Arg> = rest[pos + 1..].iter().filter(|w| !w.text.starts_with("--")).collect();
             match words.iter().all(|w| w.literal) {
@@ -305,10 +301,10 @@ fn runs_programs(a: &mut Analysis, name: &str, rest: &[Arg], repo: &Repo, depth:
             a.flag(Risk::Unknown, format!("git {name} opens an editor"))
         }
         "branch" if long(rest, &["--edit-description"]) => a.flag(Risk::Unknown, "git branch opens an editor"),
-        "maintenance" if matches!(first(rest), Some("start" | "register")) => {
+        "maintenance" if matches!(first_positional(rest), Some("start" | "register")) => {
             a.flag(Risk::Unknown, "git maintenance schedules background jobs")
         }
-        "lfs" if first(rest) == Some("install") => {
+        "lfs" if first_positional(rest) == Some("install") => {
             let hooks = repo.dir.join(".git/hooks").display().to_string();
             a.write(&Arg::literal(&hooks), false, "git lfs install");
         }
@@ -318,7 +314,7 @@ fn runs_programs(a: &mut Analysis, name: &str, rest: &[Arg], repo: &Repo, depth:
 
 /// Subcommands that write `.git/config` as a side effect (remotes, upstreams, submodules).
 fn config_writes(a: &mut Analysis, name: &str, rest: &[Arg], repo: &Repo, depth: usize) {
-    let sub = first(rest);
+    let sub = first_positional(rest);
     let writes = match name {
         "config" => return config::command(a, rest, repo, depth),
         "remote" => matches!(
@@ -355,7 +351,7 @@ fn outputs(a: &mut Analysis, name: &str, rest: &[Arg]) {
         }
     }
     if name == "bundle"
-        && first(rest) == Some("create")
+        && first_positional(rest) == Some("create")
         && let Some(file) = positional(rest, &[]).get(1)
     {
         a.write(file, true, "git bundle create");

@@ -5,55 +5,16 @@
 //! pattern takes (`cargo test`, `npm run build`, `uv run pytest`). `make` and the JavaScript
 //! package managers' scripts are analysed by content (`makefile`, `package_json`).
 
-mod tables;
+pub(super) mod tables;
 
-use super::classify::{has_long, has_short};
-use super::walk::{Analysis, Stdin};
+use super::analysis::{Analysis, Stdin};
+use super::flags::{has_long, has_short};
 use super::words::Arg;
-use super::{Risk, make, package_json, tools, wrappers};
-use tables::{CARGO_BUILTIN, NETWORK, OTHERS, SUBCOMMANDS};
+use super::{Risk, make, package_json, tools};
+use tables::{CARGO_BUILTIN, NETWORK, OTHERS, SUBCOMMANDS, subcommand};
 
 pub(super) fn is_tool(prog: &str) -> bool {
     SUBCOMMANDS.contains(&prog) || OTHERS.contains(&prog)
-}
-
-/// Options of these tools that take a value before the subcommand.
-const GLOBAL_VALUED: &[&str] = &[
-    "--color",
-    "-Z",
-    "-C",
-    "--prefix",
-    "--cwd",
-    "--dir",
-    "--manifest-path",
-    "-f",
-    "--file",
-    "-H",
-    "--host",
-    "--context",
-    "-n",
-    "--namespace",
-    "--kubeconfig",
-    "--project",
-    "--directory",
-    "--python",
-    "-p",
-    "--log-level",
-];
-
-/// The first word after the options from `from` (its index).
-pub(super) fn subcommand(args: &[Arg]) -> Option<usize> {
-    let mut i = 0;
-    while let Some(w) = args.get(i) {
-        if w.text == "--" {
-            return None;
-        }
-        if !(w.text.starts_with('-') || w.text.starts_with('+')) {
-            return Some(i);
-        }
-        i += if GLOBAL_VALUED.contains(&w.text.as_str()) { 2 } else { 1 };
-    }
-    None
 }
 
 /// `words[from..]` are the tool's arguments; `words[..from]` what ran it (`python -m`).
@@ -108,7 +69,7 @@ pub(super) fn tool(a: &mut Analysis, prog: &str, words: &[Arg], from: usize, std
         }
         "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "bundle" if matches!(sub, "run" | "exec") => {
             let inner = sub_at.map_or(&[][..], |i| &args[i + 1..]);
-            return wrappers::peel(a, inner, stdin, depth);
+            return a.peel(inner, stdin, depth);
         }
         "cargo" => {
             if has_long(args, &["--config"]) {

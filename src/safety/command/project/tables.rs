@@ -1,5 +1,8 @@
-//! Which project tools the analysis knows, which of their subcommands need the network, and
-//! cargo's own subcommands (anything else is a plugin: unknown).
+//! Which project tools the analysis knows, which of their subcommands need the network,
+//! cargo's own subcommands (anything else is a plugin: unknown), and where a tool's subcommand
+//! stands after its global options (`package_json` asks it too).
+
+use super::super::words::Arg;
 
 /// (tool, subcommands needing the network; `*` = every subcommand).
 pub(super) const NETWORK: &[(&str, &[&str])] = &[
@@ -316,3 +319,42 @@ pub(super) const CARGO_BUILTIN: &[&str] = &[
     "config",
     "miri",
 ];
+
+/// Options of these tools that take a value before the subcommand.
+const GLOBAL_VALUED: &[&str] = &[
+    "--color",
+    "-Z",
+    "-C",
+    "--prefix",
+    "--cwd",
+    "--dir",
+    "--manifest-path",
+    "-f",
+    "--file",
+    "-H",
+    "--host",
+    "--context",
+    "-n",
+    "--namespace",
+    "--kubeconfig",
+    "--project",
+    "--directory",
+    "--python",
+    "-p",
+    "--log-level",
+];
+
+/// The first word after the options from `from` (its index).
+pub(in super::super) fn subcommand(args: &[Arg]) -> Option<usize> {
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        if w.text == "--" {
+            return None;
+        }
+        if !(w.text.starts_with('-') || w.text.starts_with('+')) {
+            return Some(i);
+        }
+        i += if GLOBAL_VALUED.contains(&w.text.as_str()) { 2 } else { 1 };
+    }
+    None
+}

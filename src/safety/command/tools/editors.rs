@@ -2,8 +2,8 @@
 //! sqlite3 (dot commands and functions that run programs or touch other files).
 
 use super::super::Risk;
-use super::super::classify::{has_long, positional};
-use super::super::walk::{Analysis, Stdin};
+use super::super::analysis::{Analysis, Stdin};
+use super::super::flags::{has_long, positional};
 use super::super::words::Arg;
 
 /// vim and friends: commands given on the command line run; `-e`/`-s`/`ex` edit in batch.

@@ -8,9 +8,9 @@
 
 mod editors;
 
-use super::classify::{has_long, has_short, option_arg, option_arg_prefix, positional, short_value};
+use super::analysis::{Analysis, Stdin};
+use super::flags::{has_long, has_short, option_arg, option_arg_prefix, positional, short_value};
 use super::options::has_long_prefix;
-use super::walk::{Analysis, Stdin};
 use super::words::Arg;
 use super::{Risk, secrets};
 use editors::{sqlite, vim};

@@ -3,12 +3,13 @@
 //! `script -c` and its logs, tracers' output and attach options, `watch`'s joined text,
 //! `xargs`/`parallel`/`fd -x` commands with arguments known only at run time, `eval`, `trap`.
 
+use super::super::analysis::{Analysis, Stdin};
+use super::super::options;
 use super::super::options::Table;
-use super::super::walk::{Analysis, Stdin};
 use super::super::words::Arg;
-use super::super::{Risk, classify, env};
+use super::super::{Risk, env};
+use super::peel;
 use super::tables as t;
-use super::{opts, peel, placeholder};
 
 /// The words after `table`'s options and `skip` operands (`timeout DURATION`); `None` (and
 /// the command is judged) when the options do not parse, or nothing would run.
@@ -19,7 +20,7 @@ pub(super) fn after<'w>(
     table: &Table,
     skip: usize,
 ) -> Option<&'w [Arg]> {
-    let p = opts(a, prog, args, table)?;
+    let p = options::understood(a, prog, args, table)?;
     args.get(p.rest + skip..).filter(|rest| !rest.is_empty())
 }
 
@@ -27,7 +28,7 @@ pub(super) fn after<'w>(
 /// unknown; `-l`/`-v` run nothing.
 pub(super) fn privileged<'w>(a: &mut Analysis, prog: &str, args: &'w [Arg]) -> Option<&'w [Arg]> {
     let table = if prog == "sudo" { &t::SUDO } else { &t::DOAS };
-    let p = opts(a, prog, args, table)?;
+    let p = options::understood(a, prog, args, table)?;
     if p.has("-e") || p.has("--edit") {
         a.flag(Risk::Unknown, format!("edits files as another user ({prog} -e)"));
         return None;
@@ -50,7 +51,7 @@ pub(super) fn env_command<'w>(a: &mut Analysis, args: &'w [Arg], depth: usize) -
         Some(w) if w.text == "-" => &args[1..],
         _ => args,
     };
-    let p = opts(a, "env", args, &t::ENV)?;
+    let p = options::understood(a, "env", args, &t::ENV)?;
     if let Some(text) = p.value("-S").or(p.value("--split-string")) {
         a.carrier();
         match text.lit() {
@@ -90,7 +91,7 @@ pub(super) fn scheduler<'w>(a: &mut Analysis, prog: &str, args: &'w [Arg]) -> Op
         "chrt" => (&t::CHRT, 1),
         _ => (&t::TASKSET, 1),
     };
-    let p = opts(a, prog, args, table)?;
+    let p = options::understood(a, prog, args, table)?;
     let others = ["-p", "--pid", "-P", "--pgid", "-u", "--uid", "-m", "--max"];
     if others.iter().any(|o| p.has(o)) {
         a.unvetted(&format!("changes the scheduling of other processes ({prog} -p)"), false);
@@ -101,7 +102,7 @@ pub(super) fn scheduler<'w>(a: &mut Analysis, prog: &str, args: &'w [Arg]) -> Op
 
 /// `flock [options] FILE COMMAND…`, `flock [options] FILE -c TEXT`, or `flock FD`.
 pub(super) fn flock(a: &mut Analysis, args: &[Arg], stdin: Stdin, depth: usize) {
-    let Some(p) = opts(a, "flock", args, &t::FLOCK) else {
+    let Some(p) = options::understood(a, "flock", args, &t::FLOCK) else {
         return;
     };
     let rest = &args[p.rest..];
@@ -129,7 +130,7 @@ pub(super) fn setarch<'w>(a: &mut Analysis, prog: &str, args: &'w [Arg]) -> Opti
         Some(arch) if prog == "setarch" && !arch.text.starts_with('-') => &args[1..],
         _ => args,
     };
-    let p = opts(a, prog, args, &t::SETARCH)?;
+    let p = options::understood(a, prog, args, &t::SETARCH)?;
     if p.has("--list") || p.has("--show") {
         return None;
     }
@@ -148,7 +149,7 @@ pub(super) fn script(a: &mut Analysis, args: &[Arg], depth: usize) {
     let mut parsed = Vec::new();
     let mut files = Vec::new();
     while i < args.len() {
-        let Some(p) = opts(a, "script", &args[i..], &t::SCRIPT) else {
+        let Some(p) = options::understood(a, "script", &args[i..], &t::SCRIPT) else {
             return;
         };
         i += p.rest;
@@ -184,7 +185,7 @@ pub(super) fn script(a: &mut Analysis, args: &[Arg], depth: usize) {
 /// user, `-E NAME=value` sets the environment.
 pub(super) fn tracer<'w>(a: &mut Analysis, prog: &str, args: &'w [Arg], depth: usize) -> Option<&'w [Arg]> {
     let table = if prog == "strace" { &t::STRACE } else { &t::LTRACE };
-    let p = opts(a, prog, args, table)?;
+    let p = options::understood(a, prog, args, table)?;
     for out in p.values("-o").chain(p.values("--output")) {
         a.write(out, true, &format!("{prog} -o"));
     }
@@ -204,7 +205,7 @@ pub(super) fn tracer<'w>(a: &mut Analysis, prog: &str, args: &'w [Arg], depth: u
 
 /// `watch [options] TEXT…` runs its words joined by a shell; `-x` runs them as a command.
 pub(super) fn watch(a: &mut Analysis, args: &[Arg], depth: usize) {
-    let Some(p) = opts(a, "watch", args, &t::WATCH) else {
+    let Some(p) = options::understood(a, "watch", args, &t::WATCH) else {
         return;
     };
     let rest = &args[p.rest..];
@@ -217,7 +218,7 @@ pub(super) fn watch(a: &mut Analysis, args: &[Arg], depth: usize) {
 
 /// `xargs [options] command…`: the command gets extra arguments from stdin we cannot see.
 pub(super) fn xargs(a: &mut Analysis, args: &[Arg], depth: usize) {
-    let Some(p) = opts(a, "xargs", args, &t::XARGS) else {
+    let Some(p) = options::understood(a, "xargs", args, &t::XARGS) else {
         return;
     };
     for file in p.values("-a").chain(p.values("--arg-file")) {
@@ -237,25 +238,19 @@ pub(super) fn xargs(a: &mut Analysis, args: &[Arg], depth: usize) {
     let words: Vec<Arg> = rest
         .iter()
         .map(|w| match &replace {
-            Some(r) if !r.is_empty() && w.text.contains(r.as_str()) => placeholder(&w.text),
+            Some(r) if !r.is_empty() && w.text.contains(r.as_str()) => Arg {
+                text: w.text.clone(),
+                ..Arg::default()
+            },
             _ => w.clone(),
         })
         .collect();
-    inner(a, &words, "<arguments from stdin>", Stdin::Inherited, depth);
-}
-
-/// Runs `words` plus an argument only known at run time, as a command of its own.
-pub(in super::super) fn inner(a: &mut Analysis, words: &[Arg], extra: &str, stdin: Stdin, depth: usize) {
-    let mut cmd = words.to_vec();
-    cmd.push(placeholder(extra));
-    a.open_frame();
-    peel(a, &cmd, stdin, depth + 1);
-    a.close_frame();
+    a.inner(&words, "<arguments from stdin>", Stdin::Inherited, depth);
 }
 
 /// `parallel [options] command ::: arguments`.
 pub(super) fn parallel(a: &mut Analysis, args: &[Arg], depth: usize) {
-    let Some(p) = opts(a, "parallel", args, &t::PARALLEL) else {
+    let Some(p) = options::understood(a, "parallel", args, &t::PARALLEL) else {
         return;
     };
     let rest = &args[p.rest..];
@@ -266,7 +261,7 @@ pub(super) fn parallel(a: &mut Analysis, args: &[Arg], depth: usize) {
     if end == 0 {
         return a.flag(Risk::Unknown, "parallel reads its commands from stdin");
     }
-    inner(a, &rest[..end], "<arguments from parallel>", Stdin::Inherited, depth);
+    a.inner(&rest[..end], "<arguments from parallel>", Stdin::Inherited, depth);
 }
 
 /// `fd … -x cmd` / `-X cmd`: the rest is a command run on every match.
@@ -274,8 +269,8 @@ pub(super) fn fd(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) {
     let args = &words[1..];
     let exec = ["-x", "--exec", "-X", "--exec-batch"];
     match args.iter().position(|w| exec.contains(&w.text.as_str())) {
-        Some(i) => inner(a, &args[i + 1..], "<matched path>", stdin, depth),
-        None => classify::simple(a, "fd", words, stdin, depth),
+        Some(i) => a.inner(&args[i + 1..], "<matched path>", stdin, depth),
+        None => a.classify_as("fd", words, stdin, depth),
     }
 }
 

@@ -11,16 +11,25 @@
 mod each;
 mod tables;
 
-use super::options::{self, Parsed, Table};
+use super::analysis::{Analysis, Stdin};
+use super::options;
 use super::read_only_programs::simple_command_reads;
-use super::walk::{Analysis, Simple, Stdin};
 use super::words::Arg;
 use super::{Risk, classify, env, runners, scripts};
+pub(super) use each::eval;
 use each::{
     after, env_command, fd, flock, parallel, privileged, scheduler, script, setarch, tracer, trap, watch, xargs,
 };
-pub(super) use each::{eval, inner};
 use tables as t;
+
+/// A simple command ready for classification.
+#[derive(Debug)]
+pub(super) struct Simple {
+    /// `NAME=value` prefixes, decoded.
+    pub assigns: Vec<Arg>,
+    pub words: Vec<Arg>,
+    pub stdin: Stdin,
+}
 
 /// Classifies one simple command (after its words were decoded and substitutions walked).
 pub(super) fn run(a: &mut Analysis, s: Simple, depth: usize) {
@@ -32,17 +41,6 @@ pub(super) fn run(a: &mut Analysis, s: Simple, depth: usize) {
         env::exported(a, assign, depth);
     }
     peel(a, &s.words, s.stdin, depth);
-}
-
-/// Reads `prog`'s options with `table`, or flags the command unknown.
-pub(super) fn opts(a: &mut Analysis, prog: &str, args: &[Arg], table: &Table) -> Option<Parsed> {
-    match options::parse(args, table) {
-        Ok(parsed) => Some(parsed),
-        Err(option) => {
-            a.flag(Risk::Unknown, format!("{prog}: option not understood: {option}"));
-            None
-        }
-    }
 }
 
 fn basename(name: &str) -> &str {
@@ -57,14 +55,6 @@ fn system_program(name: &str) -> bool {
             name.strip_prefix(d)
                 .is_some_and(|rest| !rest.is_empty() && !rest.contains('/'))
         })
-}
-
-/// An argument only known when the command runs.
-pub(super) fn placeholder(text: &str) -> Arg {
-    Arg {
-        text: text.to_owned(),
-        ..Arg::default()
-    }
 }
 
 pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) {
@@ -122,7 +112,7 @@ pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) 
             "catchsegv" => Some(args),
             "timeout" => after(a, prog, args, &t::TIMEOUT, 1),
             "command" | "builtin" => {
-                let Some(p) = opts(a, prog, args, &t::COMMAND) else {
+                let Some(p) = options::understood(a, prog, args, &t::COMMAND) else {
                     return;
                 };
                 if p.has("-v") || p.has("-V") {
@@ -131,7 +121,9 @@ pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) 
                 Some(&args[p.rest..])
             }
             "time" => {
-                let Some(p) = opts(a, prog, args, &t::TIME) else { return };
+                let Some(p) = options::understood(a, prog, args, &t::TIME) else {
+                    return;
+                };
                 if let Some(out) = p.value("-o").or(p.value("--output")) {
                     let append = p.has("-a") || p.has("--append");
                     a.write(out, !append, "time -o");
@@ -142,7 +134,7 @@ pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) 
             "flock" => return flock(a, args, stdin, depth),
             "setarch" | "linux32" | "linux64" | "i386" | "x86_64" | "uname26" => setarch(a, prog, args),
             "prlimit" => {
-                let Some(p) = opts(a, prog, args, &t::PRLIMIT) else {
+                let Some(p) = options::understood(a, prog, args, &t::PRLIMIT) else {
                     return;
                 };
                 if p.has("-p") || p.has("--pid") {
@@ -151,7 +143,7 @@ pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) 
                 Some(&args[p.rest..])
             }
             "unshare" => {
-                let Some(p) = opts(a, prog, args, &t::UNSHARE) else {
+                let Some(p) = options::understood(a, prog, args, &t::UNSHARE) else {
                     return;
                 };
                 if ["-R", "--root", "-w", "--wd"].iter().any(|o| p.has(o)) {
@@ -163,7 +155,7 @@ pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) 
                 Some(&args[p.rest..])
             }
             "chroot" => {
-                let Some(p) = opts(a, prog, args, &t::CHROOT) else {
+                let Some(p) = options::understood(a, prog, args, &t::CHROOT) else {
                     return;
                 };
                 a.flag(Risk::Unknown, "runs inside another root directory (chroot)");
@@ -180,7 +172,7 @@ pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) 
             }
             "script" => return script(a, args, depth),
             "xvfb-run" => {
-                let Some(p) = opts(a, prog, args, &t::XVFB_RUN) else {
+                let Some(p) = options::understood(a, prog, args, &t::XVFB_RUN) else {
                     return;
                 };
                 for file in p.values("-e").chain(p.values("--error-file")) {
@@ -190,7 +182,7 @@ pub(super) fn peel(a: &mut Analysis, words: &[Arg], stdin: Stdin, depth: usize) 
             }
             "strace" | "ltrace" => tracer(a, prog, args, depth),
             "valgrind" => {
-                let Some(p) = opts(a, prog, args, &t::VALGRIND) else {
+                let Some(p) = options::understood(a, prog, args, &t::VALGRIND) else {
                     return;
                 };
                 for o in &p.options {

@@ -3,7 +3,7 @@
 //! whose value is the next word (`--signal KILL`) cannot hide the command, and an option that
 //! is not listed makes the command unknown.
 
-use super::options::Table;
+use super::super::options::Table;
 
 pub(super) const SUDO: Table = Table::new("AbEeHiKklnPSsVv", "CDghpRrtTUu").long(
     &[
