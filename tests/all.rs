@@ -5,7 +5,8 @@ mod support;
 
 /// The native Anthropic Messages provider against the mock Messages API.
 mod anthropic;
-/// Tidy checks: module headers, one-way layering, no stdout printing in the library.
+/// Tidy checks: module headers, one-way layering, no import circle across folders, no stdout
+/// printing in the library.
 mod architecture;
 /// The editor bridge: modes, permissions, timeouts, editor files, replay fidelity.
 mod bridge;
@@ -52,8 +53,6 @@ mod edit_race;
 mod execute_code;
 /// Sessions Hermes saved in its own `state.db`: listed, loaded, continued, never written.
 mod hermes_sessions;
-/// The file-level import graph: no circle spans two folders.
-mod import_graph;
 /// The npm package and the Python wheel, installed from local files and probed like the ACP
 /// registry does.
 mod launchers;

@@ -226,7 +226,7 @@ fn circles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
 
 #[test]
 fn no_import_circle_spans_two_folders() {
-    let graph = file_graph(&super::architecture::sources());
+    let graph = file_graph(&super::sources());
     let spanning: Vec<Vec<String>> = circles(&graph)
         .into_iter()
         .filter(|group| group.iter().map(|f| folder(f)).collect::<BTreeSet<_>>().len() > 1)
