@@ -342,6 +342,30 @@ fn a_folder_listing_of_tools_is_the_list_of_tools() {
     assert!(strays.is_empty(), "move these to src/runtime/: {strays:#?}");
 }
 
+/// A tool stands alone: no tool folder's code imports another tool folder (what two tools
+/// share is runtime, `src/runtime/`; a family of tools shares one folder, as `web/` does).
+/// Tests may drive several tools together.
+#[test]
+fn no_tool_imports_another_tool() {
+    let tool_folder = |path: &str| {
+        let rest = path.strip_prefix("src/tools/")?;
+        rest.split_once('/').map(|(folder, _)| folder.to_string())
+    };
+    let is_test = |path: &str| path.ends_with("tests.rs") || path.contains("/tests/") || path.contains("test_support");
+    let mut violations = Vec::new();
+    for (file, targets) in import_graph::file_graph(&sources()) {
+        let Some(own) = tool_folder(&file).filter(|_| !is_test(&file)) else {
+            continue;
+        };
+        for target in targets {
+            if tool_folder(&target).is_some_and(|other| other != own) {
+                violations.push(format!("{file} imports {target}"));
+            }
+        }
+    }
+    assert!(violations.is_empty(), "{violations:#?}");
+}
+
 #[test]
 fn literals_are_found_outside_comments_and_tests() {
     let text = "let a = \"x\"; // \"no\"\n/* \"no\" */ let c = '\"'; let r = r#\"raw \"q\"\"#;\n#[cfg(test)]\nmod tests { \"no\" }";

@@ -11,7 +11,7 @@ use hermes_acp::config::file::ConfigFile;
 use hermes_acp::llm::anthropic::sse::SseParser;
 use hermes_acp::llm::openai::parse_chunk;
 use hermes_acp::llm::responses::ResponsesParser;
-use hermes_acp::tools::patch::fuzzy::find_and_replace;
+use hermes_acp::runtime::fuzzy::find_and_replace;
 use hermes_acp::tools::patch::v4a;
 
 const CASES: usize = 3000;

@@ -1,7 +1,7 @@
 //! The patch tool's fuzzy matcher: content, old and new strings split from the input at NULs.
 #![no_main]
 
-use hermes_acp::tools::patch::fuzzy::find_and_replace;
+use hermes_acp::runtime::fuzzy::find_and_replace;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -1,7 +1,7 @@
 //! Skill settings from `config.yaml` (`skills.*`, Hermes' keys) that the tools need: whether
 //! `skill_manage` runs the skills-guard threat scan on what the agent writes.
 
-use crate::tools::skill_manage::SkillsSettings;
+use crate::tools::skills::manage::SkillsSettings;
 use serde_yaml_ng::Value;
 
 impl SkillsSettings {

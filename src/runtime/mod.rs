@@ -13,6 +13,7 @@ pub mod checkpoint;
 pub mod describe;
 pub mod file_io;
 pub mod fs;
+pub mod fuzzy;
 pub mod offer;
 pub mod output;
 pub mod permission;

@@ -15,7 +15,6 @@ pub mod process;
 pub mod read_file;
 pub mod search_files;
 pub mod session_search;
-pub mod skill_manage;
 pub mod skills;
 pub mod terminal;
 pub mod todo;
@@ -35,7 +34,7 @@ use crate::runtime::file_io::GuardEnv;
 #[derive(Clone, Default)]
 pub struct BuiltinSettings {
     /// `skills.*` (`skill_manage`'s threat scan).
-    pub skills: skill_manage::SkillsSettings,
+    pub skills: skills::SkillsSettings,
     /// The vision model `vision_analyze` asks (`auxiliary.vision`), and its limits.
     pub vision: vision::VisionServices,
     /// The web backends `web_search`/`web_extract` use (resolved once from `web:` and the env).
@@ -50,7 +49,7 @@ pub struct BuiltinSettings {
 /// is one line here.
 pub fn builtin(guard: GuardEnv, settings: BuiltinSettings) -> ToolRegistry {
     ToolRegistry::new(vec![
-        Arc::new(skill_manage::SkillManageTool::new(&guard, settings.skills)),
+        Arc::new(skills::manage::SkillManageTool::new(&guard, settings.skills)),
         Arc::new(write_file::WriteFileTool::with_guard(guard.clone())),
         Arc::new(patch::PatchTool::with_guard(guard)),
         Arc::new(read_file::ReadFileTool),

@@ -151,7 +151,7 @@ fn is_own_face(file: &str, target: &str) -> bool {
 }
 
 /// Each file's imports of other files of ours.
-fn file_graph(sources: &[(String, String)]) -> BTreeMap<String, BTreeSet<String>> {
+pub(super) fn file_graph(sources: &[(String, String)]) -> BTreeMap<String, BTreeSet<String>> {
     let modules: BTreeMap<Vec<String>, String> = sources.iter().map(|(f, _)| (module_path(f), f.clone())).collect();
     let mut graph = BTreeMap::new();
     for (file, text) in sources {

@@ -49,7 +49,7 @@ pub struct ConfigFile {
     /// `web.*` (and `security.allow_private_urls`).
     pub web: crate::tools::web::WebSettings,
     /// `skills.*`: what `skill_manage` checks before it writes.
-    pub skills: crate::tools::skill_manage::SkillsSettings,
+    pub skills: crate::tools::skills::manage::SkillsSettings,
     /// `auxiliary.vision.*`: the model `vision_analyze` sends images to.
     pub vision: super::vision::section::VisionConfig,
     /// `delegation.*`: how `delegate_task` spawns subagents.
@@ -161,7 +161,7 @@ impl ConfigFile {
             sandbox: SandboxConfig::parse(&root),
             compaction: crate::agent::compaction::CompactionPolicy::parse(&root),
             web: crate::tools::web::WebSettings::parse(&root),
-            skills: crate::tools::skill_manage::SkillsSettings::parse(&root),
+            skills: crate::tools::skills::manage::SkillsSettings::parse(&root),
             vision: super::vision::section::VisionConfig::parse(&root),
             delegation: crate::tools::delegate::DelegationSettings::parse(&root),
             code_execution: crate::tools::execute_code::CodeExecutionSettings::parse(&root),

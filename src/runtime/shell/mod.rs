@@ -25,6 +25,10 @@ pub use snapshot::{EnvSnapshot, RunFiles};
 use crate::safety::sandbox::PreparedSandbox;
 use crate::safety::secrets::ChildEnv;
 
+/// How long a command may run when the call gives no timeout (Hermes `TERMINAL_TIMEOUT`):
+/// `terminal`'s foreground default and the longest `process` wait.
+pub const DEFAULT_TIMEOUT_SECS: u64 = 180;
+
 /// How long a process group gets between SIGTERM and SIGKILL.
 pub const KILL_GRACE: Duration = Duration::from_millis(1500);
 

@@ -17,7 +17,7 @@ const BLOCKED: [&str; 6] = [
     "send_message",
     "execute_code",
     "cronjob",
-    super::super::plan::NAME,
+    "exit_plan_mode",
 ];
 
 /// The tools a child gets: the parent's, minus the blocked ones, minus `delegate_task` unless

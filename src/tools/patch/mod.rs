@@ -2,7 +2,6 @@
 //! nine-strategy fuzzy matcher and replaces it; patch mode applies a multi-file V4A patch all
 //! or nothing. Both validate everything, then ask the user per file, then write.
 
-pub mod fuzzy;
 mod outcome;
 mod replace;
 mod tool;

@@ -5,13 +5,13 @@
 
 use serde_json::{Value, json};
 
-use super::fuzzy::{self, NO_MATCH};
 use super::outcome::{Outcome, patch_error, tool_error};
 use crate::runtime::file_io::GuardEnv;
 use crate::runtime::file_io::beneath::FileMode;
 use crate::runtime::file_io::{
     self, EditSite, UTF8_BOM, WriteRoute, detect_line_ending, normalize_line_endings, strip_bom,
 };
+use crate::runtime::fuzzy::{self, NO_MATCH};
 use crate::runtime::{FileChange, ToolContext, ToolDisplay};
 
 pub(super) async fn run(guard: &GuardEnv, ctx: &ToolContext, args: &Value, raw_path: Option<&str>) -> Outcome {

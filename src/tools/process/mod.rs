@@ -11,9 +11,9 @@ use serde_json::{Value, json};
 use crate::runtime::args;
 use crate::runtime::describe::{self, Presentation, ToolEffect, ToolKind};
 use crate::runtime::processes::BackgroundProcess;
+use crate::runtime::shell::DEFAULT_TIMEOUT_SECS;
 use crate::runtime::shell::capture::tail_chars;
 use crate::runtime::{Tool, ToolContext, ToolOutput};
-use crate::tools::terminal::DEFAULT_TIMEOUT_SECS;
 
 #[cfg(test)]
 mod tests;

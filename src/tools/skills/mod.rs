@@ -1,9 +1,10 @@
-//! The read side of Hermes skills: `skills_list` (names, descriptions, categories) and
-//! `skill_view` (a skill's SKILL.md with metadata and linked files, or one file of its
-//! directory), over `HERMES_HOME/skills/`, with Hermes' schemas and result shapes
-//! (`tools/skills_tool.py`). [`prompt_index`] renders the skills index Hermes puts in the
+//! Hermes skills, one family of tools over `HERMES_HOME/skills/` (laid out as `scan` reads it):
+//! `skills_list` (names, descriptions, categories) and `skill_view` (a skill's SKILL.md with
+//! metadata and linked files, or one file of its directory), with Hermes' schemas and result
+//! shapes (`tools/skills_tool.py`); `manage/` is `skill_manage`, the write side. [`prompt_index`] renders the skills index Hermes puts in the
 //! system prompt. Filesystem walks run on the blocking pool.
 
+pub mod manage;
 pub mod scan;
 #[cfg(test)]
 mod tests;
@@ -15,6 +16,7 @@ use std::path::{Path, PathBuf};
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
+pub use manage::SkillsSettings;
 pub use scan::{SkillEntry, skills_dir};
 pub use view::view as view_skill;
 

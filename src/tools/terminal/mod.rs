@@ -24,9 +24,6 @@ use crate::safety::policy::{CommandEffect, Mode};
 use foreground::Foreground;
 use permission::Approval;
 
-/// Foreground timeout when the call gives none (Hermes `TERMINAL_TIMEOUT`).
-pub const DEFAULT_TIMEOUT_SECS: u64 = 180;
-
 /// Longest foreground timeout (Hermes `TERMINAL_MAX_FOREGROUND_TIMEOUT`); longer requests are
 /// capped.
 pub const FOREGROUND_MAX_TIMEOUT_SECS: u64 = 600;
@@ -138,7 +135,7 @@ async fn run(ctx: &ToolContext, call: Value) -> ToolOutput {
         return start_background(ctx, &command, cwd, notify, watch.is_some(), launch, notes);
     }
     let requested = args::int(&call, "timeout").map(|t| t.max(1) as u64);
-    let mut timeout = requested.unwrap_or(DEFAULT_TIMEOUT_SECS);
+    let mut timeout = requested.unwrap_or(crate::runtime::shell::DEFAULT_TIMEOUT_SECS);
     if timeout > FOREGROUND_MAX_TIMEOUT_SECS {
         notes.push((
             "timeout_note",

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::parse::{Hunk, OpKind, Operation};
 use crate::runtime::file_io::{preserve_conventions, strip_bom, unified_diff};
-use crate::tools::patch::fuzzy::{self, NO_MATCH};
+use crate::runtime::fuzzy::{self, NO_MATCH};
 
 /// Bytes before / after a context hint searched when a hunk does not match the whole file.
 const HINT_WINDOW_BEFORE: usize = 500;

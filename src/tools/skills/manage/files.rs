@@ -10,8 +10,8 @@ use super::paths::resolve_target;
 use super::tree::{Outcome, Skills, entries_below, restore};
 use super::validate::{self, ALLOWED_SUBDIRS, MAX_SKILL_FILE_BYTES};
 use crate::runtime::file_io::{atomic_write, read_disk};
+use crate::runtime::fuzzy;
 use crate::text::thousands;
-use crate::tools::patch::fuzzy;
 
 /// Whether `target` is the skill's own SKILL.md (then a write must keep its front matter valid).
 fn is_skill_md(skill_dir: &Path, target: &Path) -> bool {
