@@ -94,7 +94,13 @@ async fn auto_compact_off_stops_automatic_compaction_and_survives_a_restart() {
     let home = TestHome::new(&mock.url());
     write_config(&home);
     let mut agent = AgentProcess::spawn(home.path(), &[]).await;
-    agent.initialize().await;
+    // A client that renders boolean options gets the toggle as one.
+    agent
+        .initialize_with(
+            json!({"fs": {"readTextFile": false, "writeTextFile": false}, "terminal": false,
+            "session": {"configOptions": {"boolean": {}}}}),
+        )
+        .await;
     let created = agent
         .request("session/new", json!({"cwd": home.cwd(), "mcpServers": []}))
         .await;
@@ -106,11 +112,12 @@ async fn auto_compact_off_stops_automatic_compaction_and_survives_a_restart() {
         "{toggle}"
     );
 
-    // A value id is refused with invalid params; a boolean is taken and announced.
+    // A value that is neither a boolean nor on/off is refused with invalid params; a boolean is
+    // taken and announced.
     let wrong = agent
         .request(
             "session/set_config_option",
-            json!({"sessionId": session, "configId": "auto_compact", "value": "off"}),
+            json!({"sessionId": session, "configId": "auto_compact", "value": "maybe"}),
         )
         .await;
     assert_eq!(wrong["error"]["code"], -32602, "{wrong}");
@@ -147,7 +154,7 @@ async fn auto_compact_off_stops_automatic_compaction_and_survives_a_restart() {
     );
     assert_eq!(agent.shutdown().await, Some(0));
 
-    // After a restart the session still has it off.
+    // After a restart the session still has it off (this client shows it as a select).
     let mut agent = AgentProcess::spawn(home.path(), &[]).await;
     agent.initialize().await;
     let loaded = agent
@@ -158,7 +165,7 @@ async fn auto_compact_off_stops_automatic_compaction_and_survives_a_restart() {
         .await;
     assert_eq!(
         option(&loaded["result"]["configOptions"], "auto_compact")["currentValue"],
-        false,
+        "off",
         "{loaded}"
     );
     // `/compact` still works with automatic compaction off.
@@ -238,5 +245,55 @@ async fn compact_with_signed_thinking_sends_no_dangling_thinking() {
             }
         }
     }
+    assert_eq!(agent.shutdown().await, Some(0));
+}
+
+/// A client that does not advertise `session.configOptions.boolean` never gets a boolean option
+/// (it may not render one, or refuse the whole list): the toggle is a select of on and off,
+/// set by value id, and the boolean form is still understood.
+#[tokio::test]
+async fn without_boolean_options_the_toggle_is_an_on_off_select() {
+    let mock = MockLlm::start().await;
+    let home = TestHome::new(&mock.url());
+    write_config(&home);
+    let mut agent = AgentProcess::spawn(home.path(), &[]).await;
+    agent.initialize().await;
+    let created = agent
+        .request("session/new", json!({"cwd": home.cwd(), "mcpServers": []}))
+        .await;
+    let session = created["result"]["sessionId"].as_str().unwrap().to_string();
+    let options = created["result"]["configOptions"].as_array().unwrap().clone();
+    assert!(options.iter().all(|o| o["type"] != "boolean"), "{options:?}");
+    let toggle = option(&created["result"]["configOptions"], "auto_compact");
+    let values: Vec<&str> = (toggle["options"].as_array().unwrap().iter())
+        .filter_map(|o| o["value"].as_str())
+        .collect();
+    assert_eq!(
+        (toggle["type"].as_str(), toggle["currentValue"].as_str(), values),
+        (Some("select"), Some("on"), vec!["on", "off"]),
+        "{toggle}"
+    );
+    let set = agent
+        .request(
+            "session/set_config_option",
+            json!({"sessionId": session, "configId": "auto_compact", "value": "off"}),
+        )
+        .await;
+    assert_eq!(
+        option(&set["result"]["configOptions"], "auto_compact")["currentValue"],
+        "off",
+        "{set}"
+    );
+    let set = agent
+        .request(
+            "session/set_config_option",
+            json!({"sessionId": session, "configId": "auto_compact", "type": "boolean", "value": true}),
+        )
+        .await;
+    assert_eq!(
+        option(&set["result"]["configOptions"], "auto_compact")["currentValue"],
+        "on",
+        "{set}"
+    );
     assert_eq!(agent.shutdown().await, Some(0));
 }

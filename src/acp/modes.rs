@@ -16,11 +16,13 @@ use crate::safety::policy::Mode;
 use crate::session::{Session, SessionError, SessionManager};
 
 /// Switches `session` to the mode `id` (persisted) and announces both updates.
+/// `boolean`: the client renders boolean config options.
 pub async fn switch_and_announce(
     manager: &SessionManager,
     session: &Session,
     id: &str,
     cx: &ConnectionTo<Client>,
+    boolean: bool,
 ) -> Result<(), SessionError> {
     manager.set_mode(session, id).await?;
     notify(
@@ -28,7 +30,7 @@ pub async fn switch_and_announce(
         session,
         SessionUpdate::CurrentModeUpdate(CurrentModeUpdate::new(id.to_string())),
     );
-    let options = config_options(manager, session).await;
+    let options = config_options(manager, session, boolean).await;
     notify(
         cx,
         session,
@@ -49,12 +51,14 @@ pub struct AcpModeSwitch {
     pub manager: Arc<SessionManager>,
     pub session: Arc<Session>,
     pub cx: ConnectionTo<Client>,
+    /// The client renders boolean config options.
+    pub boolean_options: bool,
 }
 
 impl ModeSwitch for AcpModeSwitch {
     fn switch<'a>(&'a self, mode: Mode) -> BoxFuture<'a, Result<(), String>> {
         Box::pin(async move {
-            switch_and_announce(&self.manager, &self.session, mode.id(), &self.cx)
+            switch_and_announce(&self.manager, &self.session, mode.id(), &self.cx, self.boolean_options)
                 .await
                 .map_err(|e| e.to_string())
         })

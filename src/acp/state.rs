@@ -65,6 +65,13 @@ impl AcpState {
             .is_some_and(|s| s.compaction.is_some())
     }
 
+    /// Whether the client renders `type: "boolean"` config options.
+    pub fn supports_boolean_options(&self) -> bool {
+        (self.client_caps().session.as_ref())
+            .and_then(|s| s.config_options.as_ref())
+            .is_some_and(|c| c.boolean.is_some())
+    }
+
     /// Whether the client renders `notice` updates.
     pub fn supports_notices(&self) -> bool {
         self.client_caps().session.as_ref().is_some_and(|s| s.notices.is_some())

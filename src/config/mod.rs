@@ -95,8 +95,9 @@ impl Config {
                     model_base_url: entry.base_url.clone(),
                     model_api_key: entry.api_key.clone(),
                     model_api_mode: entry.api_mode.clone(),
-                    prompt_cache_ttl: file.prompt_cache_ttl,
-                    ..ConfigFile::default()
+                    // Every other setting (cache lifetime, custom providers, provider keys
+                    // added later) is the main file's: one key reaches every endpoint.
+                    ..file.clone()
                 };
                 // A fallback's own base URL wins over the environment's CUSTOM_BASE_URL.
                 let mut env = env.clone();
@@ -139,5 +140,32 @@ pub fn hermes_home(explicit: Option<PathBuf>) -> PathBuf {
             None => p,
         },
         _ => crate::home::home_dir().join(".hermes"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fallback is resolved from the main file with its own provider, model, URL and key: the
+    /// rest (named custom providers, the cache lifetime) is the main file's, so a setting added
+    /// for the main provider reaches the fallbacks without being copied by hand.
+    #[test]
+    fn a_fallback_resolves_from_the_main_files_other_settings() {
+        let home = tempfile::tempdir().unwrap();
+        let yaml = "model:\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n  default: main-model\n\
+                    prompt_cache_ttl: 1h\n\
+                    custom_providers:\n  - name: lab\n    base_url: http://127.0.0.1:8000/v1\n    api_key: lab-key-123\n\
+                    fallback_providers:\n  - provider: lab\n    model: qwen\n";
+        std::fs::write(home.path().join("config.yaml"), yaml).unwrap();
+        let config = Config::load_tolerant(home.path(), EnvMap::from_pairs([]));
+        let fallback = config
+            .fallbacks
+            .first()
+            .expect("the fallback through a named provider resolves");
+        assert_eq!(fallback.base_url, "http://127.0.0.1:8000/v1");
+        assert_eq!(fallback.model, "qwen");
+        assert_eq!(fallback.cache_ttl, config.provider.as_ref().unwrap().cache_ttl);
+        assert_eq!(fallback.api_key.as_ref().map(|k| k.expose()), Some("lab-key-123"));
     }
 }

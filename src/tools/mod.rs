@@ -46,7 +46,7 @@ pub struct BuiltinSettings {
 }
 
 /// The built-in coding toolset; `guard` says where the edit tools refuse to write. A new tool
-/// is one line here.
+/// is one line here (and its folder's `pub mod` above).
 pub fn builtin(guard: GuardEnv, settings: BuiltinSettings) -> ToolRegistry {
     ToolRegistry::new(vec![
         Arc::new(skills::manage::SkillManageTool::new(&guard, settings.skills)),

@@ -26,7 +26,7 @@ pub async fn session_options(state: &AcpState, req: SessionOptionsRequest) -> Re
     };
     Ok(SessionOptionsResponse::new()
         .modes(mode_state(&state.manager, &session))
-        .config_options(config_options(&state.manager, &session).await))
+        .config_options(config_options(&state.manager, &session, state.supports_boolean_options()).await))
 }
 
 /// Refuses a list that names one option twice (malformed entries never get this far: the

@@ -262,6 +262,7 @@ fn seams(
             manager: state.manager.clone(),
             session: session.clone(),
             cx: cx.clone(),
+            boolean_options: state.supports_boolean_options(),
         }),
     }
 }

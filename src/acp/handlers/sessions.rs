@@ -62,7 +62,7 @@ pub async fn new_session(
     crate::acp::mcp::connect(state, &session, &req.mcp_servers, &cx);
     let response = NewSessionResponse::new(session.id.clone())
         .modes(mode_state(&state.manager, &session))
-        .config_options(config_options(&state.manager, &session).await);
+        .config_options(config_options(&state.manager, &session, state.supports_boolean_options()).await);
     respond_then(responder, Ok(response), &cx, Some(&session));
 }
 
@@ -137,7 +137,7 @@ pub async fn load_session(
     }
     let response = LoadSessionResponse::new()
         .modes(mode_state(&state.manager, &session))
-        .config_options(config_options(&state.manager, &session).await);
+        .config_options(config_options(&state.manager, &session, state.supports_boolean_options()).await);
     respond_then(responder, Ok(response), &cx, Some(&session));
 }
 
@@ -153,7 +153,7 @@ pub async fn resume_session(
     };
     let response = ResumeSessionResponse::new()
         .modes(mode_state(&state.manager, &session))
-        .config_options(config_options(&state.manager, &session).await);
+        .config_options(config_options(&state.manager, &session, state.supports_boolean_options()).await);
     respond_then(responder, Ok(response), &cx, Some(&session));
 }
 
@@ -174,7 +174,7 @@ pub async fn fork_session(
     crate::acp::mcp::connect(state, &session, &req.mcp_servers, &cx);
     let response = ForkSessionResponse::new(session.id.clone())
         .modes(mode_state(&state.manager, &session))
-        .config_options(config_options(&state.manager, &session).await);
+        .config_options(config_options(&state.manager, &session, state.supports_boolean_options()).await);
     respond_then(responder, Ok(response), &cx, Some(&session));
 }
 

@@ -11,7 +11,9 @@ use agent_client_protocol::{Client, Error};
 
 use crate::acp::errors::{invalid_params, to_rpc};
 use crate::acp::modes::{notify, switch_and_announce};
-use crate::acp::options::{AUTO_COMPACT_OPTION, EFFORT_OPTION, MODE_OPTION, MODEL_OPTION, config_options};
+use crate::acp::options::{
+    AUTO_COMPACT_OPTION, EFFORT_OPTION, MODE_OPTION, MODEL_OPTION, config_options, toggle_value,
+};
 use crate::acp::state::AcpState;
 use crate::session::Session;
 
@@ -41,9 +43,9 @@ pub async fn apply_option(
     value: &SessionConfigOptionValue,
 ) -> Result<bool, Error> {
     if config_id == AUTO_COMPACT_OPTION {
-        let Some(on) = value.as_bool() else {
+        let Some(on) = toggle_value(value) else {
             return Err(invalid_params(format!(
-                "config option '{AUTO_COMPACT_OPTION}' takes a boolean (`{{\"type\": \"boolean\", \"value\": true}}`)"
+                "config option '{AUTO_COMPACT_OPTION}' takes \"on\" or \"off\" (or a boolean: `{{\"type\": \"boolean\", \"value\": true}}`)"
             )));
         };
         state.manager.set_auto_compact(session, on).await.map_err(to_rpc)?;
@@ -82,7 +84,7 @@ pub async fn announce_options(state: &AcpState, session: &Session, cx: &Connecti
 
 /// The session's options after a change, announced with `config_option_update` and returned.
 async fn announce(state: &AcpState, session: &Session, cx: &ConnectionTo<Client>) -> SetSessionConfigOptionResponse {
-    let options = config_options(&state.manager, session).await;
+    let options = config_options(&state.manager, session, state.supports_boolean_options()).await;
     notify(
         cx,
         session,
@@ -97,8 +99,14 @@ pub async fn set_mode(
     cx: ConnectionTo<Client>,
 ) -> Result<SetSessionModeResponse, Error> {
     let session = state.manager.get_or_restore(&req.session_id.0).await.map_err(to_rpc)?;
-    switch_and_announce(&state.manager, &session, &req.mode_id.0, &cx)
-        .await
-        .map_err(to_rpc)?;
+    switch_and_announce(
+        &state.manager,
+        &session,
+        &req.mode_id.0,
+        &cx,
+        state.supports_boolean_options(),
+    )
+    .await
+    .map_err(to_rpc)?;
     Ok(SetSessionModeResponse::new())
 }

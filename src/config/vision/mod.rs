@@ -62,12 +62,12 @@ impl VisionConfig {
             (None, None) => main.clone()?,
             (None | Some("custom"), Some(url)) => {
                 let as_main = ConfigFile {
+                    model_default: None,
                     model_provider: Some("custom".into()),
                     model_base_url: Some(url.to_string()),
                     model_api_key: self.api_key.clone(),
                     model_api_mode: self.api_mode.clone(),
-                    prompt_cache_ttl: file.prompt_cache_ttl,
-                    ..ConfigFile::default()
+                    ..file.clone()
                 };
                 provider::resolve(&as_main, &env, home)?
             }
@@ -80,13 +80,14 @@ impl VisionConfig {
                     }
                 }
                 let as_main = ConfigFile {
+                    model_default: None,
                     model_provider: Some(name.to_string()),
                     model_base_url: url.map(str::to_string),
                     model_api_key: self.api_key.clone(),
                     model_api_mode: self.api_mode.clone(),
-                    custom_providers: file.custom_providers.clone(),
-                    prompt_cache_ttl: file.prompt_cache_ttl,
-                    ..ConfigFile::default()
+                    // The rest (custom providers, cache lifetime, provider keys) is the main
+                    // file's, as for fallbacks.
+                    ..file.clone()
                 };
                 let mut settings = provider::resolve(&as_main, &env, home)?;
                 // A first-class provider at another URL keeps its identity and wire format.
