@@ -1,7 +1,7 @@
 //! Criterion bench of secret redaction, which runs on every tool result: 1 MB of ordinary
 //! output (cargo build lines, git log, sha256 sums, a base64 blob, an xxd dump of random bytes,
 //! JSON lines) with 20 known secrets, through `SecretSet::redact` (by value: every known value
-//! and its encoded forms and fragments) and `tools::redact::redact_text` (by value, then the
+//! and its encoded forms and fragments) and `safety::secrets::redact::redact_text` (by value, then the
 //! pattern pass, as the sinks call it), on the clean text and on the same text with a dozen
 //! encoded copies of the secrets mixed in; plus building the set's automaton (once per
 //! process, on first use). `baseline_literal_only` is the redactor this one replaced (one

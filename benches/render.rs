@@ -1,8 +1,8 @@
 //! Criterion benches of edit rendering on a 1 MB file with a few hundred changed lines spread
 //! over the whole file (the worst case for the windowed diff: the window is the whole file):
-//! - `tools::file_io::unified_diff`, the diff the model gets back from `patch`/`write_file`,
+//! - `runtime::file_io::unified_diff`, the diff the model gets back from `patch`/`write_file`,
 //! - the finished `patch` card (`ToolDisplay::Changes`): the tool's `Outcome` (computed by the
-//!   agent, `tools::ToolRegistry::outcome`) rendered by `acp::render::completion`, alone and
+//!   agent, `ToolRegistry::outcome` in `tools::catalog`) rendered by `acp::render::completion`, alone and
 //!   serialised to the JSON that goes on the wire.
 //!
 //! Budget from our issues: ≤ 20 ms for each. After the criterion group a short explicit pass

@@ -4,7 +4,7 @@
 //! command in the editor's terminal is contained too (through our launcher); the network is
 //! asked for per command and granted only to it; with the sandbox off by configuration only
 //! commands known to be harmless run unasked. The per-class hostile cases live beside the code
-//! (`tools::shell::sandbox::containment_tests`, `safety::command` tables).
+//! (`src/tools/terminal/tests/containment.rs`, the `safety::command` tables).
 
 use std::path::Path;
 use std::process::Command;

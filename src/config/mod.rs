@@ -104,7 +104,9 @@ impl Config {
                 if entry.base_url.is_some() {
                     env.remove("CUSTOM_BASE_URL");
                 }
-                match provider::resolve(&as_main, &env, &home_text) {
+                match provider::resolve(&as_main, &env, &home_text).and_then(|settings| {
+                    provider::entry_over_named(settings, entry, &file.custom_providers, &home_text)
+                }) {
                     Ok(settings) => Some(settings),
                     Err(e) => {
                         tracing::warn!(provider = %entry.provider, "skipping a fallback provider: {e}");
@@ -167,5 +169,35 @@ mod tests {
         assert_eq!(fallback.model, "qwen");
         assert_eq!(fallback.cache_ttl, config.provider.as_ref().unwrap().cache_ttl);
         assert_eq!(fallback.api_key.as_ref().map(|k| k.expose()), Some("lab-key-123"));
+    }
+
+    /// What a fallback entry says for itself wins over the named provider it goes through.
+    #[test]
+    fn a_fallback_entrys_own_model_url_and_key_win_over_its_named_provider() {
+        let home = tempfile::tempdir().unwrap();
+        let yaml = "model:\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n  default: main-model\n\
+                    custom_providers:\n  - name: lab\n    base_url: http://127.0.0.1:8000/v1\n    model: llama\n    api_key: lab-key-123\n\
+                    fallback_providers:\n  - provider: lab\n    model: qwen\n    base_url: http://127.0.0.1:8001/v1\n    api_key: own-key-456\n  - provider: lab\n";
+        std::fs::write(home.path().join("config.yaml"), yaml).unwrap();
+        let config = Config::load_tolerant(home.path(), EnvMap::from_pairs([]));
+        let [own, plain] = &config.fallbacks[..] else {
+            panic!("two fallbacks: {:?}", config.fallbacks)
+        };
+        assert_eq!(
+            (
+                own.model.as_str(),
+                own.base_url.as_str(),
+                own.api_key.as_ref().map(|k| k.expose())
+            ),
+            ("qwen", "http://127.0.0.1:8001/v1", Some("own-key-456"))
+        );
+        assert_eq!(
+            (
+                plain.model.as_str(),
+                plain.base_url.as_str(),
+                plain.api_key.as_ref().map(|k| k.expose())
+            ),
+            ("llama", "http://127.0.0.1:8000/v1", Some("lab-key-123"))
+        );
     }
 }

@@ -63,7 +63,9 @@ impl SessionToolState {
     }
 
     /// Runs `f` on the session's slot of type `T` (a tool's own state, such as the todo list),
-    /// created empty on first use. Under the short lock: `f` must not block or await.
+    /// created empty on first use. Under the session's one short lock: `f` must not block,
+    /// await, or reach any other part of the session (its workspace, mode, meter), which would
+    /// deadlock; read those before.
     pub fn with_slot<T: Default + Send + 'static, R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
         self.small.with(|small| {
             let slot = (small.tool_slots.entry(TypeId::of::<T>()))

@@ -84,10 +84,10 @@ pub async fn compact_if_due(
     if !settings.automatic {
         return Ok(true);
     }
-    let plan = settings.auto.with(|auto| {
-        auto.due(history, &settings.config, settings.context_window, || {
-            super::estimate_request_tokens(system_prompt, history, tools)
-        })
+    // A copy of the few counters, so the estimate and the plan run outside the session's lock.
+    let auto = settings.auto.with(|auto| auto.clone());
+    let plan = auto.due(history, &settings.config, settings.context_window, || {
+        super::estimate_request_tokens(system_prompt, history, tools)
     });
     let Some(plan) = plan else { return Ok(true) };
     match run(settings, target, history, &plan).await {

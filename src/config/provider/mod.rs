@@ -144,8 +144,43 @@ fn is_builtin(name: &str) -> bool {
     )
 }
 
+/// A fallback entry that goes through a named provider: what the entry says for itself (model,
+/// URL, key, API mode) wins over the named provider's own (`resolve` reads the named entry
+/// whole). Any other endpoint is returned as it is.
+pub fn entry_over_named(
+    mut settings: Endpoint,
+    entry: &super::file::FallbackEntry,
+    named: &[super::file::NamedProvider],
+    home: &str,
+) -> Result<Endpoint, ProviderError> {
+    if !named.iter().any(|p| p.name.eq_ignore_ascii_case(&entry.provider))
+        || is_builtin(&entry.provider.to_ascii_lowercase())
+    {
+        return Ok(settings);
+    }
+    if !entry.model.is_empty() {
+        settings.model = entry.model.clone();
+    }
+    if let Some(url) = &entry.base_url {
+        settings.base_url = checked_url(url, &format!("fallback_providers base_url in {home}/config.yaml"))?;
+    }
+    if entry.base_url.is_some() || entry.api_mode.is_some() {
+        settings.api_mode = detect_api_mode(entry.api_mode.as_deref(), &settings.base_url);
+    }
+    if let Some(key) = entry
+        .api_key
+        .as_deref()
+        .filter(|k| !super::env::is_placeholder_secret(k))
+    {
+        settings.api_key = Some(Secret::new(key));
+        settings.key_source = Some("fallback_providers api_key".into());
+        settings.key_origin = Some(format!("{home}/config.yaml"));
+    }
+    Ok(settings)
+}
+
 /// A `custom_providers` entry: its own URL and key (a loopback URL needs no key); its model is
-/// the default unless `model.default` is set.
+/// its own `model`, else `model.default`.
 fn named_provider(
     named: &super::file::NamedProvider,
     file: &ConfigFile,
