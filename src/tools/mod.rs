@@ -1,33 +1,18 @@
-//! The catalogue: one folder per tool the model can call, and the one list that registers the
-//! built-in ones (`builtin`). What a tool runs on — the `Tool` trait, the call context, the
+//! The catalogue: one folder per tool (or family of tools) the model can call, and the one list
+//! that declares the folders and registers the built-in tools (`catalogue!`, which writes
+//! `builtin`). What a tool runs on — the `Tool` trait, the call context, the
 //! editor seams, the permission gate, file I/O, the shell — is `crate::runtime`, below this
 //! layer; tools never know about ACP. Each tool is built with the settings it consumes
 //! (`BuiltinSettings`, translated from the configuration by `app`).
 
 pub mod catalog;
-pub mod clarify;
-pub mod delegate;
-pub mod execute_code;
-pub mod memory;
-pub mod patch;
-pub mod plan;
-pub mod process;
-pub mod read_file;
-pub mod search_files;
-pub mod session_search;
-pub mod skills;
-pub mod terminal;
-pub mod todo;
-pub mod vision;
-pub mod web;
-pub mod write_file;
 
 use std::sync::Arc;
 
 pub use catalog::Outcome;
 
-use crate::runtime::ToolRegistry;
 use crate::runtime::file_io::GuardEnv;
+use crate::runtime::{Tool, ToolRegistry};
 
 /// The settings the configurable built-in tools are built with (each type lives in its tool's
 /// folder); the defaults are Hermes' defaults with no backend configured.
@@ -45,30 +30,42 @@ pub struct BuiltinSettings {
     pub delegation: delegate::DelegationSettings,
 }
 
-/// The built-in coding toolset; `guard` says where the edit tools refuse to write. A new tool
-/// is one line here (and its folder's `pub mod` above).
-pub fn builtin(guard: GuardEnv, settings: BuiltinSettings) -> ToolRegistry {
-    ToolRegistry::new(vec![
-        Arc::new(skills::manage::SkillManageTool::new(&guard, settings.skills)),
-        Arc::new(write_file::WriteFileTool::with_guard(guard.clone())),
-        Arc::new(patch::PatchTool::with_guard(guard)),
-        Arc::new(read_file::ReadFileTool),
-        Arc::new(search_files::SearchFilesTool),
-        Arc::new(terminal::TerminalTool),
-        Arc::new(process::ProcessTool),
-        Arc::new(todo::TodoTool),
-        Arc::new(memory::MemoryTool::default()),
-        Arc::new(session_search::SessionSearchTool),
-        Arc::new(skills::SkillsListTool),
-        Arc::new(skills::SkillViewTool),
-        Arc::new(clarify::ClarifyTool),
-        Arc::new(vision::VisionAnalyzeTool::new(settings.vision)),
-        Arc::new(web::WebSearchTool::new(settings.web.clone())),
-        Arc::new(web::WebExtractTool::new(settings.web)),
-        Arc::new(delegate::DelegateTool::new(settings.delegation)),
-        Arc::new(execute_code::ExecuteCodeTool::new(settings.code_execution)),
-        Arc::new(plan::ExitPlanModeTool),
-    ])
+/// Declares each tool folder and builds `builtin()` from the same lines: one line per folder,
+/// naming the tools it holds and how each is built from the edit guard and the settings (the
+/// two names before the list), so a new tool is one line here.
+macro_rules! catalogue {
+    (|$guard:ident, $settings:ident| $($folder:ident => [$($tool:expr),+ $(,)?]),+ $(,)?) => {
+        $(pub mod $folder;)+
+
+        /// The built-in coding toolset; `guard` says where the edit tools refuse to write.
+        pub fn builtin($guard: GuardEnv, $settings: BuiltinSettings) -> ToolRegistry {
+            let tools: Vec<Arc<dyn Tool>> = vec![$($(Arc::new($tool)),+),+];
+            ToolRegistry::new(tools)
+        }
+    };
+}
+
+catalogue! { |guard, settings|
+    clarify => [clarify::ClarifyTool],
+    delegate => [delegate::DelegateTool::new(settings.delegation)],
+    execute_code => [execute_code::ExecuteCodeTool::new(settings.code_execution)],
+    memory => [memory::MemoryTool::default()],
+    patch => [patch::PatchTool::with_guard(guard.clone())],
+    plan => [plan::ExitPlanModeTool],
+    process => [process::ProcessTool],
+    read_file => [read_file::ReadFileTool],
+    search_files => [search_files::SearchFilesTool],
+    session_search => [session_search::SessionSearchTool],
+    skills => [
+        skills::SkillsListTool,
+        skills::SkillViewTool,
+        skills::manage::SkillManageTool::new(&guard, settings.skills),
+    ],
+    terminal => [terminal::TerminalTool],
+    todo => [todo::TodoTool],
+    vision => [vision::VisionAnalyzeTool::new(settings.vision)],
+    web => [web::WebSearchTool::new(settings.web.clone()), web::WebExtractTool::new(settings.web)],
+    write_file => [write_file::WriteFileTool::with_guard(guard)],
 }
 
 #[cfg(test)]
