@@ -16,7 +16,16 @@ fn harmless_assignment(word: &str) -> bool {
 
 /// Checksum programs: they read the files they name and print only a digest, so they change
 /// nothing and never show a file's contents (the secrets check lets them name secret files).
-pub(super) const DIGESTS: &[&str] = &["md5sum", "sha1sum", "sha256sum", "sha512sum", "b2sum", "cksum"];
+pub(super) const DIGESTS: &[&str] = &[
+    "md5sum",
+    "sha1sum",
+    "sha256sum",
+    "sha512sum",
+    "b2sum",
+    "b3sum",
+    "cksum",
+    "sum",
+];
 
 /// Whether `program` only reads whatever its arguments.
 pub(super) fn always_reads(program: &str) -> bool {
@@ -30,8 +39,8 @@ const ALWAYS_READ: &[&str] = &[
     "hexdump", "strings", "cut", "tr", "rev", "tac", "column", "fold", "paste", "expand", "unexpand", "seq", "whoami",
     "id", "groups", "uname", "printenv", "nproc", "free", "uptime", "ps", "grep", "egrep", "fgrep", "jq", "cd",
     "pushd", "popd", "dirs", "lsof", "locale", "arch", "zcat", "bzcat", "xzcat", "zstdcat", "lz4cat", "dir", "vdir",
-    "fmt", "pr", "join", "look", "sum", "b3sum", "hd", "pathchk", "lsattr", "getfacl", "namei", "pidof", "pgrep",
-    "tsort", "base64", "base32", "basenc",
+    "fmt", "pr", "join", "look", "hd", "pathchk", "lsattr", "getfacl", "namei", "pidof", "pgrep", "tsort", "base64",
+    "base32", "basenc",
 ];
 
 fn is_assignment(word: &str) -> bool {

@@ -134,6 +134,8 @@ pub(super) const MORE: &[(&str, Risk)] = &[
     // a checksum reads a secrets file but shows only its digest
     ("sha256sum .env", S),
     ("md5sum ~/.ssh/id_rsa", S),
+    ("b3sum .env", S),
+    ("sum ~/.ssh/id_rsa", S),
     // packages
     ("pip install requests", S),
     ("pip uninstall -y requests", D),
