@@ -5,31 +5,13 @@
 //! configuration read-only to commands, like the project's own.
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::{Value, json};
 
 use crate::support::calls::{permission_requests, python, terminal_calls, tool_result};
+use crate::support::git::git;
 use crate::support::mock_llm::{self, MockLlm};
 use crate::support::{AgentProcess, PermissionPolicy, TestHome};
-
-fn git(dir: &Path, args: &[&str]) {
-    let status = Command::new("git")
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@e",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .stdout(std::process::Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success(), "git {args:?}");
-}
 
 /// A committed project, with `extra` written before the commit.
 fn project(dir: &Path, extra: impl FnOnce(&Path)) {

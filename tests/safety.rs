@@ -9,6 +9,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use crate::support::git::git;
 use crate::support::mock_llm::{self, MockLlm};
 use crate::support::{AgentProcess, PermissionPolicy, TestHome};
 
@@ -35,21 +36,6 @@ fn tool_results(mock: &MockLlm) -> Vec<(String, String)> {
             )
         })
         .collect()
-}
-
-/// Runs git in `dir` with a fixed identity and no user configuration.
-fn git(dir: &Path, args: &[&str]) {
-    let out = std::process::Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@t")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@t")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {out:?}");
 }
 
 /// One model response calling `terminal` once per command, ids `<prefix><index>`.
@@ -120,12 +106,7 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
 }
 
 fn git_state(repo: &Path) -> String {
-    let out = std::process::Command::new("git")
-        .args(["for-each-ref"])
-        .current_dir(repo)
-        .output()
-        .unwrap();
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    git(repo, &["for-each-ref"])
 }
 
 /// The commands a wrong or hostile model tried (issue "Safety by construction").

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use crate::support::git::git;
 use crate::support::mock_llm::{self, MockLlm};
 use crate::support::{AgentProcess, TestHome, agent_text};
 
@@ -29,17 +30,6 @@ fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     out
 }
 
-fn git_init(dir: &Path) {
-    let status = std::process::Command::new("git")
-        .args(["init", "-q"])
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .status()
-        .unwrap();
-    assert!(status.success());
-}
-
 /// The text of everything the model was sent in the last request.
 fn last_request(mock: &MockLlm) -> String {
     mock.requests().last().unwrap()["messages"].to_string()
@@ -50,7 +40,7 @@ async fn undo_restores_a_written_a_patched_and_a_removed_file_and_drops_the_turn
     let mock = MockLlm::start().await;
     let home = TestHome::new(&mock.url());
     let cwd = home.cwd();
-    git_init(&cwd);
+    git(&cwd, &["init", "-q"]);
     std::fs::write(cwd.join("existing.txt"), "alpha\r\nbeta\r\n").unwrap();
     let binary: Vec<u8> = (0..=255u8).cycle().take(4096).collect();
     std::fs::write(cwd.join("victim.bin"), &binary).unwrap();

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
+pub(crate) use crate::support::git::git;
 use crate::support::mock_llm::{self, MockLlm};
 use crate::support::{AgentProcess, TestHome, agent_text};
 
@@ -37,26 +38,6 @@ pub(crate) fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>, u32)> {
     }
     out.sort();
     out
-}
-
-pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
-    let out = std::process::Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@t")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@t")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
 fn chmod(path: &Path, mode: u32) {

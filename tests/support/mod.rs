@@ -6,6 +6,7 @@
 
 pub mod calls;
 mod editor;
+pub mod git;
 pub mod mock_anthropic;
 pub mod mock_llm;
 pub mod mock_responses;

@@ -194,14 +194,8 @@ async fn a_nested_repository_comes_back_with_its_refs_after_reset_and_clean() {
 
 /// The commit subjects of the repository at `dir`, newest first.
 fn log(dir: &Path) -> String {
-    let out = std::process::Command::new("git")
-        .args(["log", "--format=%s"])
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .unwrap();
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
+    let out = crate::session::checkpoints::test_git::git(dir, &["log", "--format=%s"]);
+    String::from_utf8_lossy(&out).trim().to_string()
 }
 
 #[tokio::test]
