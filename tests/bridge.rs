@@ -3,16 +3,9 @@
 
 use serde_json::{Value, json};
 
+use crate::support::calls::permission_requests;
 use crate::support::mock_llm::{self, MockLlm};
 use crate::support::{AgentProcess, PermissionPolicy, TestHome, agent_text, normalize};
-
-fn permission_requests(agent: &AgentProcess) -> Vec<&Value> {
-    agent
-        .agent_requests
-        .iter()
-        .filter(|r| r["method"] == "session/request_permission")
-        .collect()
-}
 
 fn last_tool_result(mock: &MockLlm, call_id: &str) -> Value {
     let request = mock.requests().last().cloned().unwrap();

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::support::calls::permission_requests;
 use crate::support::mock_llm::{self, MockLlm};
 use crate::support::{AgentProcess, PermissionPolicy, TestHome};
 
@@ -27,11 +28,6 @@ async fn appears(path: &Path) -> bool {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     true
-}
-
-fn permission_requests(agent: &AgentProcess) -> usize {
-    let asks = agent.agent_requests.iter();
-    asks.filter(|r| r["method"] == "session/request_permission").count()
 }
 
 fn names(dir: &Path) -> Vec<String> {
@@ -99,7 +95,7 @@ async fn a_symlink_flipped_by_a_background_process_never_carries_a_write_outside
     let mode = json!({"sessionId": session, "modeId": "accept_edits"});
     agent.request("session/set_mode", mode).await;
     agent.permission_policy = PermissionPolicy::Select("deny");
-    let asked_before = permission_requests(&agent);
+    let asked_before = permission_requests(&agent).len();
     agent.prompt(&session, "write").await;
     std::fs::write(project.join("stop"), "").unwrap();
     assert!(appears(&project.join("stopped")).await, "the flipper stops");
@@ -141,7 +137,7 @@ async fn a_symlink_flipped_by_a_background_process_never_carries_a_write_outside
         "the writes that succeeded, and only those"
     );
     assert!(!landed.is_empty(), "writes judged inside went ahead");
-    let asked = permission_requests(&agent) - asked_before;
+    let asked = permission_requests(&agent).len() - asked_before;
     assert_eq!(asked, denied, "each denied write was judged outside and asked about");
     assert_eq!(agent.shutdown().await, Some(0));
 }

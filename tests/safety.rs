@@ -9,17 +9,10 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use crate::support::calls::permission_requests;
 use crate::support::git::git;
 use crate::support::mock_llm::{self, MockLlm};
 use crate::support::{AgentProcess, PermissionPolicy, TestHome};
-
-fn permission_requests(agent: &AgentProcess) -> Vec<&Value> {
-    agent
-        .agent_requests
-        .iter()
-        .filter(|r| r["method"] == "session/request_permission")
-        .collect()
-}
 
 /// The tool results the model saw for `ids`, by call id.
 fn tool_results(mock: &MockLlm) -> Vec<(String, String)> {

@@ -1,6 +1,6 @@
 //! Test fakes for the edit tools: a `ToolContext` on a temp dir, an approver that records every
 //! request and answers with a fixed decision, one that answers by where the edit lands after a
-//! hook ran, and an editor-like file system with buffers.
+//! hook ran, an editor-like file system with buffers, and a folder's sorted listing.
 
 use std::collections::HashMap;
 use std::io;
@@ -122,4 +122,14 @@ pub fn test_guard(dir: &Path) -> GuardEnv {
 /// The tool result's JSON.
 pub fn json_of(out: &crate::runtime::ToolOutput) -> serde_json::Value {
     serde_json::from_str(&out.content).expect("tool output is JSON")
+}
+
+/// The names in `dir`, sorted.
+pub fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }

@@ -5,13 +5,13 @@
 //! changed.
 
 use std::os::unix::fs::symlink;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::{Value, json};
 
-use crate::runtime::file_io::test_support::{AskHook, json_of, test_ctx, test_guard};
+use crate::runtime::file_io::test_support::{AskHook, json_of, names, test_ctx, test_guard};
 use crate::runtime::{Tool, ToolOutput};
 use crate::tools::patch::PatchTool;
 use crate::tools::write_file::WriteFileTool;
@@ -70,15 +70,6 @@ impl Fixture {
         assert_eq!(names(&real), ["a.txt"]);
         assert_eq!(std::fs::read_to_string(real.join("a.txt")).unwrap(), "inside\n");
     }
-}
-
-fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 fn error_of(out: &ToolOutput) -> String {

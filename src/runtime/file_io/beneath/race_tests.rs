@@ -6,10 +6,12 @@
 
 use std::fs::File;
 use std::os::unix::fs::symlink;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
+
+use crate::runtime::file_io::test_support::names;
 
 use rustix::fs::{RenameFlags, renameat_with};
 
@@ -82,15 +84,6 @@ impl Race {
             .find(|p| !p.is_symlink())
             .unwrap()
     }
-}
-
-fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 /// `Ok` or a changed-path refusal; anything else fails the test.

@@ -7,6 +7,7 @@ use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::{Path, PathBuf};
 
 use super::*;
+use crate::runtime::file_io::test_support::names;
 
 /// A project and a directory outside it, both canonical.
 struct Fixture {
@@ -30,15 +31,6 @@ fn fixture() -> Fixture {
 
 fn at(root: &Path, rel: &str) -> RootedPath {
     RootedPath::new(root, Path::new(rel)).unwrap()
-}
-
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 fn mode(path: &Path) -> u32 {
@@ -115,7 +107,7 @@ fn writes_create_parents_keep_modes_and_leave_no_temp_files() {
     )
     .unwrap();
     assert_eq!(mode(&script), 0o700);
-    assert_eq!(listing(&f.project), ["a", "run.sh"], "no staged file is left behind");
+    assert_eq!(names(&f.project), ["a", "run.sh"], "no staged file is left behind");
 
     let err = root
         .write(Path::new("a"), b"x", FileMode::Keep, Durability::Synced)
@@ -179,9 +171,9 @@ fn a_symlinked_directory_on_the_way_is_refused_and_nothing_is_written() {
     assert!(moved_out.unwrap_err().is_changed());
     assert!(root.create_dirs(Path::new("link/sub")).unwrap_err().is_changed());
 
-    assert_eq!(listing(&f.outside), ["old.txt"]);
+    assert_eq!(names(&f.outside), ["old.txt"]);
     assert_eq!(std::fs::read_to_string(f.outside.join("old.txt")).unwrap(), "outside");
-    assert_eq!(listing(&f.project), ["link", "mine.txt"]);
+    assert_eq!(names(&f.project), ["link", "mine.txt"]);
 }
 
 #[test]
@@ -324,7 +316,7 @@ fn modes_and_symlinks_for_a_restore() {
             .unwrap_err()
             .is_changed()
     );
-    assert_eq!(listing(&f.outside), Vec::<String>::new());
+    assert_eq!(names(&f.outside), Vec::<String>::new());
     assert!(
         root.symlink(Path::new("links"), std::ffi::OsStr::new("x")).is_err(),
         "a directory stays"
@@ -353,7 +345,7 @@ fn the_openat_walk_alone_creates_and_refuses_like_the_fast_path() {
     assert!(err.is_changed(), "{err}");
     assert!(err.to_string().contains("x/out is a symbolic link"), "{err}");
     assert_eq!(
-        listing(&f.outside),
+        names(&f.outside),
         Vec::<String>::new(),
         "nothing created through the link"
     );
