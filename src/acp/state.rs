@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use agent_client_protocol::v1::schema::ClientCapabilities;
+use agent_client_protocol::v1::schema::{ClientCapabilities, ClientSessionCapabilities};
 use futures::future::BoxFuture;
 use tokio::sync::mpsc;
 
@@ -59,22 +59,23 @@ impl AcpState {
 
     /// Whether the client renders `compaction_update` / `compaction_summary_chunk`.
     pub fn supports_compaction(&self) -> bool {
-        self.client_caps()
-            .session
-            .as_ref()
-            .is_some_and(|s| s.compaction.is_some())
+        self.session_caps(|s| s.compaction.is_some())
     }
 
     /// Whether the client renders `type: "boolean"` config options.
     pub fn supports_boolean_options(&self) -> bool {
-        (self.client_caps().session.as_ref())
-            .and_then(|s| s.config_options.as_ref())
-            .is_some_and(|c| c.boolean.is_some())
+        self.session_caps(|s| s.config_options.as_ref().is_some_and(|c| c.boolean.is_some()))
     }
 
     /// Whether the client renders `notice` updates.
     pub fn supports_notices(&self) -> bool {
-        self.client_caps().session.as_ref().is_some_and(|s| s.notices.is_some())
+        self.session_caps(|s| s.notices.is_some())
+    }
+
+    /// `has` asked of the client's session capabilities (false when it sent none), read in
+    /// place: these are asked on every options answer and update.
+    fn session_caps(&self, has: impl FnOnce(&ClientSessionCapabilities) -> bool) -> bool {
+        lock(&self.client_caps).session.as_ref().is_some_and(has)
     }
 }
 

@@ -49,85 +49,64 @@ impl UsageMeter {
     /// Takes a response's rate limits; returns the notices to show, one per bucket that just
     /// went below its low mark (a bucket that recovers is announced again next time it drops).
     pub fn observe(&self, limits: &RateLimits, now: DateTime<Utc>) -> Vec<String> {
-        self.state.with(|state| state.observe(limits, now))
+        self.state.with(|state| {
+            state.limits = Some(*limits);
+            let mut notices = Vec::new();
+            for (name, bucket) in limits.buckets() {
+                let Some(bucket) = bucket else { continue };
+                if !bucket.is_low() {
+                    // Only a bucket that says how much is left can re-arm its notice.
+                    if bucket.remaining.is_some() {
+                        state.low.remove(name);
+                    }
+                    continue;
+                }
+                if state.low.insert(name) {
+                    let (left, limit) = (bucket.remaining.unwrap_or(0), bucket.limit.unwrap_or(0));
+                    // A reset already past (a skewed clock, a bogus header) tells the user nothing.
+                    let resets = bucket
+                        .reset
+                        .filter(|when| *when > now)
+                        .map(|when| format!(", resets at {}", clock(when, now)))
+                        .unwrap_or_default();
+                    notices.push(format!(
+                        "rate limit nearly used up: {left} of {limit} {name} left{resets}"
+                    ));
+                }
+            }
+            notices
+        })
     }
 
     /// The rate limits of the last response that named any.
     pub fn rate_limits(&self) -> Option<RateLimits> {
-        self.state.with(|state| state.rate_limits())
+        self.state.with(|state| state.limits)
     }
 
     /// Adds a finished turn: its cost, or `None` when its model has no known price.
     pub fn record_turn(&self, cost: Option<f64>) {
-        self.state.with(|state| state.record_turn(cost));
+        self.state.with(|state| {
+            // An amount JSON cannot carry (infinite, NaN), a negative one, or one that would make
+            // the total infinite counts as unpriced: `usage_update.cost` must stay a number.
+            let total = state.total;
+            let cost = cost.filter(|amount| amount.is_finite() && *amount >= 0.0 && (total + amount).is_finite());
+            state.last_turn = cost;
+            match cost {
+                Some(amount) => {
+                    state.total += amount;
+                    state.priced_turns += 1;
+                }
+                None => state.unpriced_turns += 1,
+            }
+        });
     }
 
     pub fn spend(&self) -> Spend {
-        self.state.with(|state| state.spend())
-    }
-}
-
-impl MeterState {
-    /// Takes a response's rate limits; returns the notices to show, one per bucket that just
-    /// went below its low mark (a bucket that recovers is announced again next time it drops).
-    fn observe(&mut self, limits: &RateLimits, now: DateTime<Utc>) -> Vec<String> {
-        let state = self;
-        state.limits = Some(*limits);
-        let mut notices = Vec::new();
-        for (name, bucket) in limits.buckets() {
-            let Some(bucket) = bucket else { continue };
-            if !bucket.is_low() {
-                // Only a bucket that says how much is left can re-arm its notice.
-                if bucket.remaining.is_some() {
-                    state.low.remove(name);
-                }
-                continue;
-            }
-            if state.low.insert(name) {
-                let (left, limit) = (bucket.remaining.unwrap_or(0), bucket.limit.unwrap_or(0));
-                // A reset already past (a skewed clock, a bogus header) tells the user nothing.
-                let resets = bucket
-                    .reset
-                    .filter(|when| *when > now)
-                    .map(|when| format!(", resets at {}", clock(when, now)))
-                    .unwrap_or_default();
-                notices.push(format!(
-                    "rate limit nearly used up: {left} of {limit} {name} left{resets}"
-                ));
-            }
-        }
-        notices
-    }
-
-    /// The rate limits of the last response that named any.
-    fn rate_limits(&self) -> Option<RateLimits> {
-        self.limits
-    }
-
-    /// Adds a finished turn: its cost, or `None` when its model has no known price.
-    fn record_turn(&mut self, cost: Option<f64>) {
-        let state = self;
-        // An amount JSON cannot carry (infinite, NaN), a negative one, or one that would make
-        // the total infinite counts as unpriced: `usage_update.cost` must stay a number.
-        let total = state.total;
-        let cost = cost.filter(|amount| amount.is_finite() && *amount >= 0.0 && (total + amount).is_finite());
-        state.last_turn = cost;
-        match cost {
-            Some(amount) => {
-                state.total += amount;
-                state.priced_turns += 1;
-            }
-            None => state.unpriced_turns += 1,
-        }
-    }
-
-    fn spend(&self) -> Spend {
-        let state = self;
-        Spend {
+        self.state.with(|state| Spend {
             last_turn: state.last_turn,
             session: (state.priced_turns > 0).then_some(state.total),
             unpriced_turns: state.unpriced_turns,
-        }
+        })
     }
 }
 
